@@ -1,0 +1,47 @@
+# Two commands for a new user: `make run` and `make test`. Each installs what it needs itself.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 5000
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: install run serve test browser bench lint clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+# Serve on the embedded SQLite database; HOST=0.0.0.0 serves the phones on the local network.
+run: install
+	$(BIN)/flask --app scorekeeper db upgrade
+	$(BIN)/flask --app scorekeeper run --host $(HOST) --port $(PORT)
+
+# The same app as the Procfile serves it, with gunicorn.
+serve: install
+	$(BIN)/flask --app scorekeeper db upgrade
+	$(BIN)/gunicorn --workers 2 --bind $(HOST):$(PORT) 'scorekeeper:create_app()'
+
+# Debian's Chromium for the browser tests; Playwright never downloads a browser here.
+browser: $(CHROMIUM)
+
+$(CHROMIUM):
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core
+
+test: install browser
+	$(BIN)/python -m pytest
+
+bench: install
+	$(BIN)/python -m bench
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
