@@ -1,0 +1,128 @@
+"""Suits, ranks and cards, written as RULES.md writes them (`AS`, `10H`, `JOKER`)."""
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from scorekeeper.engine.errors import RuleViolation
+
+
+class Suit(StrEnum):
+    """A suit, named by its letter."""
+
+    SPADES = "S"
+    """Spades, black."""
+    HEARTS = "H"
+    """Hearts, red."""
+    DIAMONDS = "D"
+    """Diamonds, red."""
+    CLUBS = "C"
+    """Clubs, black."""
+
+    @property
+    def is_red(self) -> bool:
+        """Return whether the suit is red (hearts and diamonds)."""
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    @property
+    def same_colour(self) -> "Suit":
+        """Return the other suit of the same colour (the left bauer's suit)."""
+        return _SAME_COLOUR[self]
+
+    @property
+    def symbol(self) -> str:
+        """Return the suit's symbol (♠ ♥ ♦ ♣)."""
+        return _SYMBOLS[self]
+
+    @property
+    def noun(self) -> str:
+        """Return the suit's English name in the plural ("hearts")."""
+        return self.name.lower()
+
+
+_SAME_COLOUR = {
+    Suit.SPADES: Suit.CLUBS,
+    Suit.CLUBS: Suit.SPADES,
+    Suit.HEARTS: Suit.DIAMONDS,
+    Suit.DIAMONDS: Suit.HEARTS,
+}
+_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+
+
+class Rank(StrEnum):
+    """A rank, named as written in card notation."""
+
+    ACE = "A"
+    """Ace."""
+    KING = "K"
+    """King."""
+    QUEEN = "Q"
+    """Queen."""
+    JACK = "J"
+    """Jack (a bauer when of trump or of trump's colour)."""
+    TEN = "10"
+    """Ten."""
+    NINE = "9"
+    """Nine."""
+    EIGHT = "8"
+    """Eight."""
+    SEVEN = "7"
+    """Seven."""
+    SIX = "6"
+    """Six."""
+    FIVE = "5"
+    """Five."""
+    FOUR = "4"
+    """Four."""
+    THREE = "3"
+    """Three."""
+    TWO = "2"
+    """Two."""
+
+
+JOKER_NOTATION = "JOKER"
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A playing card; the joker has neither rank nor suit."""
+
+    rank: Rank | None
+    """The rank, or None for the joker."""
+    suit: Suit | None
+    """The suit, or None for the joker."""
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """Return the card written as `text` (`AS`, `10H`, `JOKER`), or raise RuleViolation."""
+        if text == JOKER_NOTATION:
+            return JOKER
+        if isinstance(text, str) and len(text) >= 2:
+            try:
+                return cls(Rank(text[:-1]), Suit(text[-1]))
+            except ValueError:
+                pass
+        raise RuleViolation(
+            {
+                "card": (
+                    f"{text!r} is not a card: write the rank then the suit, "
+                    "like AS, 10H or QD, or JOKER.",
+                )
+            }
+        )
+
+    @property
+    def is_joker(self) -> bool:
+        """Return whether this is the joker."""
+        return self.rank is None
+
+    def __str__(self) -> str:
+        """Return the card in notation."""
+        return JOKER_NOTATION if self.is_joker else f"{self.rank}{self.suit}"
+
+    @property
+    def label(self) -> str:
+        """Return the card for people: rank and suit symbol (`K♥`), or `Joker`."""
+        return "Joker" if self.is_joker else f"{self.rank}{self.suit.symbol}"
+
+
+JOKER = Card(None, None)
