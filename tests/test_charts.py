@@ -1,0 +1,70 @@
+"""The score chart: a pure function of the deal documents, escaped, with the target marked."""
+
+import xml.etree.ElementTree as ET
+
+from scorekeeper.charts import score_chart
+
+SVG = "{http://www.w3.org/2000/svg}"
+PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed"]
+
+
+def deal(number, scores):
+    return {"number": number, "scores": scores}
+
+
+def parse(svg):
+    return ET.fromstring(str(svg))
+
+
+def test_chart_has_one_line_per_player_with_a_point_per_deal_and_the_start():
+    deals = [deal(1, [2, 4, 2, 4, 2]), deal(2, [2, 4, 2, 4, 2]), deal(3, [-1, 7, 5, 4, 5])]
+    root = parse(score_chart(PLAYERS, deals, 21))
+    lines = root.findall(f".//{SVG}polyline")
+    assert len(lines) == 5
+    assert all(len(line.get("points").split()) == 4 for line in lines)
+
+
+def test_chart_marks_the_target_line_and_says_so():
+    root = parse(score_chart(PLAYERS, [deal(1, [2, 4, 2, 4, 2])], 21))
+    target = root.find(f".//{SVG}line[@class='target']")
+    assert target is not None
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "21 to win" in texts
+
+
+def test_chart_puts_higher_scores_higher_on_the_page():
+    root = parse(score_chart(PLAYERS, [deal(1, [-3, 0, 6, 0, 25])], 21))
+    ends = [float(p.get("points").split()[-1].split(",")[1]) for p in root.iter(f"{SVG}polyline")]
+    assert ends[4] < ends[2] < ends[1] < ends[0]
+
+
+def test_chart_escapes_player_names():
+    players = ["<script>x</script>", "Bob & Co", "Cy", "Di", 'E"d']
+    svg = str(score_chart(players, [deal(1, [1, 2, 3, 4, 5])], 21))
+    assert "<script>" not in svg
+    assert "&lt;script&gt;" in svg and "Bob &amp; Co" in svg
+    parse(svg)  # still well-formed
+
+
+def test_chart_of_a_game_without_deals_is_valid_svg():
+    root = parse(score_chart(PLAYERS, [], 21))
+    assert root.tag == f"{SVG}svg"
+    assert root.get("role") == "img"
+
+
+def test_chart_describes_the_final_scores_for_screen_readers():
+    root = parse(score_chart(PLAYERS, [deal(1, [2, 4, 2, 4, 2])], 21))
+    desc = root.find(f"{SVG}desc").text
+    assert "After 1 deal: Ann 2, Bob 4" in desc
+
+
+def test_chart_is_deterministic():
+    deals = [deal(n, [n, -n, 2 * n, 0, 1]) for n in range(1, 30)]
+    assert score_chart(PLAYERS, deals, 21) == score_chart(PLAYERS, deals, 21)
+
+
+def test_long_games_drop_the_markers_but_keep_the_lines():
+    deals = [deal(n, [n % 7, 0, 1, 2, 3]) for n in range(1, 80)]
+    root = parse(score_chart(PLAYERS, deals, 21))
+    assert len(root.findall(f".//{SVG}polyline")) == 5
+    assert not root.findall(f".//{SVG}circle")
