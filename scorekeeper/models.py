@@ -1,0 +1,136 @@
+"""Database models: what was entered and what the engine computed, no rules."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from scorekeeper.extensions import db
+
+
+def utcnow() -> datetime:
+    """Return the current time in UTC."""
+    return datetime.now(UTC)
+
+
+class Game(db.Model):
+    """One game: its setup, its edit token's hash and the engine's state after the last deal."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    """Unguessable id (128 bits of randomness), also the game's address."""
+    ruleset: Mapped[str] = mapped_column(String(40))
+    """Ruleset id, e.g. ``five-handed-schmier``."""
+    target: Mapped[int] = mapped_column(Integer)
+    first_dealer: Mapped[int] = mapped_column(Integer)
+    house_rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """Every house rule of the ruleset with its effective value."""
+    edit_token_hash: Mapped[str] = mapped_column(String(64))
+    """SHA-256 hex digest of the edit token; the token itself is never stored."""
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    """Incremented by every change; a writer claims the version it read (optimistic lock)."""
+
+    # The engine's state after the last stored deal, cached for lists and cheap reads.
+    deal_count: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(20), default="in_progress")
+    winners: Mapped[list[int]] = mapped_column(JSON, default=list)
+    decided_by: Mapped[str | None] = mapped_column(String(20))
+    explanation: Mapped[str] = mapped_column(Text, default="")
+    next_dealer: Mapped[int] = mapped_column(Integer)
+    scores: Mapped[list[int]] = mapped_column(JSON)
+
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="game",
+        order_by="Player.seat",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+    deals: Mapped[list[Deal]] = relationship(
+        back_populates="game",
+        order_by="Deal.number",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+    changes: Mapped[list[Change]] = relationship(
+        back_populates="game",
+        order_by="Change.id",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id} {self.ruleset} v{self.version}>"
+
+
+class Player(db.Model):
+    """A seat at a game's table and the name of who sits there."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("game_id", "seat", name="uq_players_game_seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    """Seat number, 0..n-1 clockwise."""
+    name: Mapped[str] = mapped_column(String(40))
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+    def __repr__(self) -> str:
+        return f"<Player {self.seat} {self.name!r}>"
+
+
+class Deal(db.Model):
+    """One stored deal: the entry as posted and the result the engine computed for it."""
+
+    __tablename__ = "deals"
+    # Two phones posting the same deal cannot both land: the database refuses the second.
+    __table_args__ = (UniqueConstraint("game_id", "number", name="uq_deals_game_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    """1, 2, 3 … in the order stored, thrown-in deals included."""
+    entry: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The entry as posted (the engine's ``Entry.raw``: nulls and ``number`` dropped)."""
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The engine's deal document (``DealResult.to_document()``), scores after it included."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="deals")
+
+    def __repr__(self) -> str:
+        return f"<Deal {self.game_id}#{self.number}>"
+
+
+class Change(db.Model):
+    """Audit log: one row per deal added, corrected or undone."""
+
+    __tablename__ = "changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    """The deal the change was made to."""
+    action: Mapped[str] = mapped_column(String(10))
+    """``add``, ``correct`` or ``undo``."""
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    """The deal document before the change (``None`` for ``add``)."""
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    """The deal document after the change (``None`` for ``undo``)."""
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    device: Mapped[str | None] = mapped_column(String(80))
+    """A label for the device that made the change, when known."""
+
+    game: Mapped[Game] = relationship(back_populates="changes")
+
+    def __repr__(self) -> str:
+        return f"<Change {self.action} {self.game_id}#{self.number}>"

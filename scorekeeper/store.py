@@ -1,0 +1,414 @@
+"""The service layer between the views and the database: games, deals and edit tokens.
+
+The engine decides every rule; this module loads what it needs, stores what it computed,
+and makes each change one transaction. Concurrent writers are kept apart by the game's
+`version`: a change first claims the version it read with an ``UPDATE … WHERE
+version = :read``, which takes the game row's write lock (PostgreSQL row lock, SQLite
+database lock); a writer that finds the version moved on reloads and starts again. The
+unique ``(game_id, number)`` constraint is the last line of defence.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from sqlalchemy import inspect, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.attributes import set_committed_value
+
+from scorekeeper import engine
+from scorekeeper.extensions import db
+from scorekeeper.models import Change, Deal, Game, Player, utcnow
+
+T = TypeVar("T")
+
+# How often a change is retried after another request changed the same game first.
+ATTEMPTS = 20
+
+
+class NumberConflict(Exception):
+    """The entry's `number` is not the next deal's number (another device was faster)."""
+
+    def __init__(self, expected: int, sent: int | None = None, message: str | None = None):
+        self.expected = expected
+        self.sent = sent
+        if message is None and sent is None:
+            message = f"Deal {expected - 1} was changed meanwhile; reload the game and try again."
+        elif message is None:
+            message = (
+                f"This entry is for deal {sent} but the next deal is {expected}; "
+                "someone may have entered it already."
+            )
+        super().__init__(message)
+
+
+class NotLastDeal(Exception):
+    """Only the last deal can be undone."""
+
+    def __init__(self, number: int, last: int):
+        self.number = number
+        self.last = last
+        super().__init__(f"Only the last deal ({last}) can be undone, not deal {number}.")
+
+
+class NoSuchDeal(LookupError):
+    """The game has no deal with this number."""
+
+    def __init__(self, number: int):
+        self.number = number
+        super().__init__(f"This game has no deal {number}.")
+
+
+class _Stale(Exception):
+    """Another request changed the game after this one read it."""
+
+
+# ---------------------------------------------------------------- reading
+
+
+def get_game(game_id: str, *, deals: bool = True) -> Game | None:
+    """Return the game with its players (and, unless told not to, its deals), or None.
+
+    Always a fixed number of queries, whatever the game's length.
+    """
+    options = [selectinload(Game.players)]
+    if deals:
+        options.append(selectinload(Game.deals))
+    query = select(Game).where(Game.id == game_id).options(*options)
+    return db.session.scalars(query.execution_options(populate_existing=True)).first()
+
+
+def get_deal(game: Game, number: int) -> Deal | None:
+    """Return the game's deal with this number, or None."""
+    if _deals_loaded(game):
+        if 1 <= number <= len(game.deals) and game.deals[number - 1].number == number:
+            return game.deals[number - 1]
+        return next((d for d in game.deals if d.number == number), None)
+    query = select(Deal).where(Deal.game_id == game.id, Deal.number == number)
+    return db.session.scalars(query).first()
+
+
+def game_config(game: Game) -> engine.GameConfig:
+    """Return the engine's configuration of a stored game."""
+    return engine.GameConfig.create(
+        ruleset=game.ruleset,
+        players=[player.name for player in game.players],
+        first_dealer=game.first_dealer,
+        target=game.target,
+        house_rules=dict(game.house_rules),
+    )
+
+
+def game_state(game: Game) -> engine.GameState:
+    """Return the game's state after its last stored deal, resumed from that deal's result."""
+    last = _last_deals(game, 1)
+    result = engine.DealResult.from_document(last[0].result) if last else None
+    return engine.resume(game_config(game), result)
+
+
+def game_document(game: Game, state: engine.GameState | None = None) -> dict[str, Any]:
+    """Return the API's game document (players, status and every deal)."""
+    state = state or game_state(game)
+    config = state.config
+    outcome = state.outcome
+    teams = config.ruleset.teams(config)
+    return {
+        "id": game.id,
+        "ruleset": game.ruleset,
+        "target": config.target,
+        "house_rules": dict(config.house_rules),
+        "first_dealer": config.first_dealer,
+        "players": [
+            {"seat": seat, "name": name, "score": state.scores[seat]}
+            for seat, name in enumerate(config.players)
+        ],
+        "teams": [list(team) for team in teams] if teams is not None else None,
+        "next_dealer": state.next_dealer,
+        "status": outcome.status,
+        "winners": list(outcome.winners),
+        "decided_by": outcome.decided_by,
+        "explanation": outcome.explanation,
+        "deals": [deal_document(deal) for deal in game.deals],
+    }
+
+
+def deal_document(deal: Deal) -> dict[str, Any]:
+    """Return the API's deal document: the entry as stored plus what was computed."""
+    return dict(deal.result)
+
+
+# ---------------------------------------------------------------- changing
+
+
+def create_game(
+    *,
+    ruleset: object,
+    players: object,
+    first_dealer: object = None,
+    target: object = None,
+    house_rules: object = None,
+) -> tuple[Game, str]:
+    """Check the setup with the engine, store the game and return it with its edit token.
+
+    Raises WrongType or RuleViolation naming the fields at fault. A `first_dealer` of
+    None is drawn at random.
+    """
+    if first_dealer is None:
+        first_dealer = (
+            secrets.randbelow(len(players)) if isinstance(players, list) and players else 0
+        )
+    config = engine.GameConfig.create(
+        ruleset=ruleset,
+        players=players,
+        first_dealer=first_dealer,
+        target=target,
+        house_rules=house_rules,
+    )
+    token = _new_token()
+    game = Game(
+        id=secrets.token_urlsafe(16),
+        ruleset=config.ruleset.id,
+        target=config.target,
+        first_dealer=config.first_dealer,
+        house_rules=dict(config.house_rules),
+        edit_token_hash=_hash_token(token),
+        version=1,
+        players=[Player(seat=seat, name=name) for seat, name in enumerate(config.players)],
+        deals=[],
+    )
+    _remember(game, engine.new_game(config))
+    db.session.add(game)
+    try:
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return game, token
+
+
+def add_deal(game: Game, raw: object, *, device: str | None = None) -> Deal:
+    """Check the entry with the engine and store it as the game's next deal.
+
+    Raises WrongType, NumberConflict, GameOver or RuleViolation, in that order of checks;
+    nothing is stored then.
+    """
+
+    def attempt(game: Game) -> Deal:
+        state = game_state(game)
+        entry = engine.parse_entry(state.config, raw)
+        expected = state.deal_count + 1
+        if entry.number is not None and entry.number != expected:
+            raise NumberConflict(expected, entry.number)
+        new_state = engine.apply_deal(state, entry)
+        result = new_state.last
+        document = result.to_document()
+        _claim(game)
+        deal = Deal(game_id=game.id, number=result.number, entry=dict(entry.raw), result=document)
+        db.session.add(deal)
+        if _deals_loaded(game):
+            game.deals.append(deal)
+        _remember(game, new_state)
+        _log(game, result.number, "add", None, document, device)
+        try:
+            db.session.flush()
+        except IntegrityError as error:
+            # Someone stored this number first: with a number sent, that is a conflict.
+            if entry.number is not None:
+                raise NumberConflict(expected + 1, entry.number) from error
+            raise _Stale from error
+        return deal
+
+    return _retrying(game, attempt)
+
+
+def correct_deal(game: Game, number: int, raw: object, *, device: str | None = None) -> Deal:
+    """Replace deal `number`'s entry, recompute it and every later deal, and store them.
+
+    Raises NoSuchDeal, WrongType, NumberConflict (a `number` other than this deal's),
+    RuleViolation (the entry itself) or CorrectionConflict (a later deal cannot survive).
+    """
+
+    def attempt(game: Game) -> Deal:
+        deals = _all_deals(game)
+        if not 1 <= number <= len(deals):
+            raise NoSuchDeal(number)
+        config = game_config(game)
+        entry = engine.parse_entry(config, raw)
+        if entry.number is not None and entry.number != number:
+            message = f"This correction is sent to deal {number} but says number {entry.number}."
+            raise NumberConflict(number, entry.number, message)
+        results = engine.correct_deal(config, [d.entry for d in deals], number, entry)
+        _claim(game)
+        now = utcnow()
+        target = deals[number - 1]
+        before = dict(target.result)
+        target.entry = dict(entry.raw)
+        for deal, result in zip(deals, results, strict=True):
+            document = result.to_document()
+            if deal.number >= number and (deal is target or deal.result != document):
+                deal.result = document
+                deal.updated_at = now
+        after = dict(target.result)
+        _remember(game, engine.resume(config, results[-1]))
+        _log(game, number, "correct", before, after, device)
+        return target
+
+    return _retrying(game, attempt)
+
+
+def undo_last_deal(game: Game, number: int, *, device: str | None = None) -> None:
+    """Delete deal `number` if it is the last one; the game returns to the state before it.
+
+    Raises NoSuchDeal or NotLastDeal.
+    """
+
+    def attempt(game: Game) -> None:
+        last_two = _last_deals(game, 2)
+        if not last_two or number > last_two[0].number or number < 1:
+            raise NoSuchDeal(number)
+        last = last_two[0]
+        if number != last.number:
+            raise NotLastDeal(number, last.number)
+        config = game_config(game)
+        previous = (
+            engine.DealResult.from_document(last_two[1].result) if len(last_two) > 1 else None
+        )
+        before = dict(last.result)
+        _claim(game)
+        db.session.delete(last)
+        if _deals_loaded(game):
+            game.deals.remove(last)
+        _remember(game, engine.resume(config, previous))
+        _log(game, number, "undo", before, None, device)
+
+    _retrying(game, attempt)
+
+
+def check_edit_token(game: Game, token: str | None) -> bool:
+    """Return whether the token is this game's edit token (compared in constant time)."""
+    if not token:
+        return False
+    return hmac.compare_digest(_hash_token(token), game.edit_token_hash)
+
+
+def rotate_edit_token(game: Game) -> str:
+    """Give the game a new edit token (the old one stops working) and return it."""
+    token = _new_token()
+
+    def attempt(game: Game) -> None:
+        _claim(game)
+        game.edit_token_hash = _hash_token(token)
+
+    _retrying(game, attempt)
+    return token
+
+
+# ---------------------------------------------------------------- internals
+
+
+def _retrying(game: Game, attempt: Callable[[Game], T]) -> T:
+    """Run one change as one transaction; start again if another request changed the game."""
+    game_id = game.id
+    for _ in range(ATTEMPTS):
+        try:
+            outcome = attempt(game)
+            _commit()
+            return outcome
+        except _Stale:
+            db.session.rollback()
+            fresh = get_game(game_id, deals=_deals_loaded(game))
+            if fresh is None:
+                raise LookupError(f"The game {game_id} no longer exists.") from None
+            game = fresh
+        except BaseException:
+            db.session.rollback()
+            raise
+    # Only under pathological contention: answer as a conflict, the client may retry.
+    raise NumberConflict(game.deal_count + 1)  # pragma: no cover
+
+
+def _claim(game: Game) -> None:
+    """Take the game's write lock by moving its version on, or raise _Stale if it moved."""
+    claimed = db.session.execute(
+        update(Game)
+        .where(Game.id == game.id, Game.version == game.version)
+        .values(version=Game.version + 1)
+        .execution_options(synchronize_session=False)
+    )
+    if claimed.rowcount != 1:
+        raise _Stale
+    # Keep the loaded object in step without another UPDATE of the version.
+    set_committed_value(game, "version", game.version + 1)
+    game.updated_at = utcnow()
+
+
+def _remember(game: Game, state: engine.GameState) -> None:
+    """Cache the engine's state on the game row, for lists and quick looks."""
+    outcome = state.outcome
+    game.deal_count = state.deal_count
+    game.scores = list(state.scores)
+    game.next_dealer = state.next_dealer
+    game.status = outcome.status
+    game.winners = list(outcome.winners)
+    game.decided_by = outcome.decided_by
+    game.explanation = outcome.explanation
+
+
+def _log(
+    game: Game,
+    number: int,
+    action: str,
+    before: Mapping[str, Any] | None,
+    after: Mapping[str, Any] | None,
+    device: str | None,
+) -> None:
+    db.session.add(
+        Change(
+            game_id=game.id,
+            number=number,
+            action=action,
+            before=dict(before) if before is not None else None,
+            after=dict(after) if after is not None else None,
+            device=device[:80] if device else None,
+        )
+    )
+
+
+def _commit() -> None:
+    try:
+        db.session.commit()
+    except IntegrityError as error:
+        db.session.rollback()
+        raise _Stale from error
+
+
+def _deals_loaded(game: Game) -> bool:
+    return "deals" not in inspect(game).unloaded
+
+
+def _all_deals(game: Game) -> list[Deal]:
+    if _deals_loaded(game):
+        return list(game.deals)
+    query = select(Deal).where(Deal.game_id == game.id).order_by(Deal.number)
+    return list(db.session.scalars(query))
+
+
+def _last_deals(game: Game, count: int) -> list[Deal]:
+    """Return the game's last `count` deals, newest first."""
+    if _deals_loaded(game):
+        return list(reversed(game.deals[-count:]))
+    query = select(Deal).where(Deal.game_id == game.id).order_by(Deal.number.desc()).limit(count)
+    return list(db.session.scalars(query))
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def _hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
