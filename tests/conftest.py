@@ -1,0 +1,198 @@
+"""Shared fixtures: the app on a real database (SQLite, and PostgreSQL where asked), clients.
+
+A test module runs on SQLite unless it sets ``BACKENDS = BOTH`` (or any list of
+``"sqlite"``/``"postgresql"``): then each of its tests that uses ``app``, ``client``,
+``api`` or ``database`` runs once per database. The schema is created once per test
+session per database, through the migrations, and the tables are emptied before each
+test. PostgreSQL tests get a database of their own (``sk_test_<random>``), dropped at the
+end. Without a PostgreSQL server they skip, saying why; with
+``SCOREKEEPER_REQUIRE_POSTGRES=1`` (set by ``.ci/run``) they fail instead.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import make_url, text
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+POSTGRES_URL = os.environ.get(
+    "SCOREKEEPER_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
+BOTH = ("sqlite", "postgresql")
+TABLES = ("changes", "deals", "players", "games")  # children first
+
+FIVE = ["Ann", "Bob", "Cy", "Di", "Ed"]
+
+
+def pytest_generate_tests(metafunc):
+    """Run database tests on the databases their module asks for (SQLite by default)."""
+    if "backend" in metafunc.fixturenames:
+        backends = getattr(metafunc.module, "BACKENDS", ("sqlite",))
+        params = [
+            pytest.param(name, marks=pytest.mark.postgres, id=name)
+            if name == "postgresql"
+            else pytest.param(name, id=name)
+            for name in backends
+        ]
+        metafunc.parametrize("backend", params, scope="session")
+
+
+def make_app(database_url: str = "sqlite://", **config: Any):
+    """Return an app for tests on this database (schema not created), with test settings."""
+    settings = {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret-key",
+        "SQLALCHEMY_DATABASE_URI": database_url,
+        **config,
+    }
+    return create_app(settings)
+
+
+def upgrade_schema(database_url: str) -> None:
+    """Create the schema on an empty database through the migrations, as `flask db upgrade`."""
+    from flask_migrate import upgrade
+
+    app = make_app(database_url)
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
+
+
+def postgres_or_skip() -> str:
+    """Return the PostgreSQL server's URL, or skip (fail when PostgreSQL is required)."""
+    import psycopg
+
+    try:
+        psycopg.connect(_libpq(POSTGRES_URL), connect_timeout=5).close()
+    except psycopg.Error as error:
+        url = make_url(POSTGRES_URL)
+        reason = f"PostgreSQL is not reachable at {url.host}:{url.port or 5432} ({error})".strip()
+        if os.environ.get("SCOREKEEPER_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"{reason}; SCOREKEEPER_REQUIRE_POSTGRES=1 does not allow skipping")
+        pytest.skip(reason)
+    return POSTGRES_URL
+
+
+def _libpq(url: str) -> str:
+    """Return a SQLAlchemy URL as a libpq connection string."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session")
+def backend() -> str:
+    """Name the database a test runs on (parametrized by pytest_generate_tests)."""
+    return "sqlite"
+
+
+@pytest.fixture(scope="session")
+def database(backend: str, tmp_path_factory) -> Iterator[str]:
+    """Yield the URL of a migrated database of this kind, private to this test session."""
+    if backend == "sqlite":
+        path = tmp_path_factory.mktemp("sqlite") / "scorekeeper.sqlite"
+        url = f"sqlite:///{path}"
+        upgrade_schema(url)
+        yield url
+        return
+
+    import psycopg
+
+    server = postgres_or_skip()
+    name = f"sk_test_{secrets.token_hex(6)}"
+    with psycopg.connect(_libpq(server), autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    url = make_url(server).set(database=name).render_as_string(hide_password=False)
+    try:
+        upgrade_schema(url)
+        yield url
+    finally:
+        with psycopg.connect(_libpq(server), autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def empty_tables(database_url: str) -> None:
+    """Delete every row the app stores, keeping the schema."""
+    from sqlalchemy import create_engine
+
+    engine = create_engine(database_url)
+    try:
+        with engine.begin() as connection:
+            for table in TABLES:
+                connection.execute(text(f"DELETE FROM {table}"))
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture
+def app(database: str):
+    """Yield an app on an empty migrated database (SQLite unless the module asks for more)."""
+    empty_tables(database)
+    app = make_app(database)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    """Return a test client of the app."""
+    return app.test_client()
+
+
+class Api:
+    """A thin JSON API client over the test client, for readable tests."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def create(self, **settings: Any) -> dict[str, Any]:
+        """Create a game (five players, dealer 0 unless given); return its document."""
+        body = {"ruleset": "five-handed-schmier", "players": FIVE, "first_dealer": 0, **settings}
+        response = self.client.post("/api/v1/games", json=body)
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()
+
+    def headers(self, game: dict[str, Any]) -> dict[str, str]:
+        return {"Authorization": f"Bearer {game['edit_token']}"}
+
+    def game(self, game: dict[str, Any]) -> dict[str, Any]:
+        response = self.client.get(f"/api/v1/games/{game['id']}")
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    def post(self, game: dict[str, Any], entry: Any, **kwargs: Any):
+        headers = kwargs.pop("headers", self.headers(game))
+        return self.client.post(
+            f"/api/v1/games/{game['id']}/deals", json=entry, headers=headers, **kwargs
+        )
+
+    def put(self, game: dict[str, Any], number: int, entry: Any, **kwargs: Any):
+        headers = kwargs.pop("headers", self.headers(game))
+        return self.client.put(
+            f"/api/v1/games/{game['id']}/deals/{number}", json=entry, headers=headers, **kwargs
+        )
+
+    def delete(self, game: dict[str, Any], number: int, **kwargs: Any):
+        headers = kwargs.pop("headers", self.headers(game))
+        return self.client.delete(
+            f"/api/v1/games/{game['id']}/deals/{number}", headers=headers, **kwargs
+        )
+
+    def add(self, game: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+        """Post a deal that must be stored; return its document."""
+        response = self.post(game, entry)
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()
+
+
+@pytest.fixture
+def api(client) -> Api:
+    """Return a JSON API helper over the test client."""
+    return Api(client)
