@@ -56,11 +56,12 @@ def register_extensions(app):
 
 def register_blueprints(app):
     """Register one blueprint per area."""
-    from scorekeeper import api, games, security
+    from scorekeeper import api, games, security, sharing
 
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     app.register_blueprint(games.bp)
+    app.register_blueprint(sharing.bp)
     security.init_app(app)
 
 

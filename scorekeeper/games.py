@@ -15,7 +15,7 @@ from flask import (
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
-from scorekeeper import engine, store
+from scorekeeper import devices, engine, store
 from scorekeeper.forms import ConfirmForm, DealForm, new_game_form
 from scorekeeper.htmx import render, wants_fragment
 
@@ -61,7 +61,7 @@ def device():
     if "device" not in session:
         session["device"] = secrets.token_urlsafe(8)
         session.permanent = True
-    return "web:" + session["device"]
+    return devices.web_label(session["device"], request.user_agent.string)
 
 
 # --- pages -----------------------------------------------------------------------------
@@ -289,6 +289,8 @@ def _game_context(game):
         "finished": doc["status"] != "in_progress",
         "can_edit": can_edit(game),
         "undo_form": ConfirmForm(formdata=None),
+        "version": game.version,
+        "changes": list(game.changes),
     }
 
 

@@ -77,6 +77,9 @@
 
   /* After htmx swapped in the game: show the new scores, or the first message to fix. */
   document.addEventListener("htmx:afterSettle", function (event) {
+    /* A live update from another phone must not move this reader's page. */
+    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (source && source.hasAttribute && source.hasAttribute("data-live")) { return; }
     setUp(document);
     var status = event.detail.xhr ? event.detail.xhr.status : 200;
     var target = status >= 400 ? document.querySelector(".form-errors, .has-error") : document.getElementById("scoreboard");

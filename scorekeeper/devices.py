@@ -1,0 +1,63 @@
+"""Label the device behind a change so a disputed score can be traced to a phone.
+
+Kept apart from the blueprints (standard library only) so both the game pages and the
+sharing pages can use it without importing each other.
+"""
+
+WEB_PREFIX = "web:"
+SEPARATOR = " · "
+MAX_LENGTH = 80
+
+# First match wins: several browsers also claim to be Chrome or Safari.
+_BROWSERS = (
+    ("Edg", "Edge"),
+    ("OPR/", "Opera"),
+    ("SamsungBrowser", "Samsung Internet"),
+    ("Firefox/", "Firefox"),
+    ("FxiOS", "Firefox"),
+    ("CriOS", "Chrome"),
+    ("Chrome/", "Chrome"),
+    ("Chromium", "Chrome"),
+    ("Safari/", "Safari"),
+)
+_SYSTEMS = (
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("Android", "Android"),
+    ("CrOS", "ChromeOS"),
+    ("Windows", "Windows"),
+    ("Macintosh", "Mac"),
+    ("Linux", "Linux"),
+)
+
+
+def agent_family(user_agent):
+    """Return e.g. "Chrome on Android" for a User-Agent string, or "" when unknown."""
+    user_agent = user_agent or ""
+    browser = next((name for key, name in _BROWSERS if key in user_agent), "")
+    system = next((name for key, name in _SYSTEMS if key in user_agent), "")
+    if browser and system:
+        return f"{browser} on {system}"
+    return browser or system
+
+
+def web_label(device_id, user_agent):
+    """Return the label stored with a change made from a browser's edit session."""
+    family = agent_family(user_agent)
+    label = WEB_PREFIX + device_id + (SEPARATOR + family if family else "")
+    return label[:MAX_LENGTH]
+
+
+def describe(label):
+    """Return a short name for a stored label, e.g. "Chrome on Android #k3Xa" or "API: bot".
+
+    The result is plain text; templates escape it like every other input.
+    """
+    if not label:
+        return "unknown device"
+    if label.startswith(WEB_PREFIX):
+        device_id, _, family = label.removeprefix(WEB_PREFIX).partition(SEPARATOR)
+        return f"{family or 'Browser'} #{device_id[:4]}"
+    if label == "api":
+        return "API client"
+    return "API: " + label[:40]

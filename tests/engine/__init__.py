@@ -1,0 +1,1 @@
+"""Tests of the rules engine: pure Python, no Flask app, no fixtures."""
