@@ -3,6 +3,7 @@
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, IntegerField, RadioField, StringField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
@@ -29,6 +30,11 @@ HOUSE_RULE_VALUE_LABELS = {
 }
 
 
+def options(pairs):
+    """Return (value, label) pairs as WTForms choices."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
 def card_words(card):
     """Return a card in words, e.g. "king of hearts", for text alternatives."""
     if card == "JOKER":
@@ -41,7 +47,7 @@ class _Radio(RadioField):
     """A radio group that may be left empty: the engine says what is missing."""
 
     def __init__(self, label=None, choices=(), **kwargs):
-        super().__init__(label, validators=[Optional()], choices=list(choices), **kwargs)
+        super().__init__(label, validators=[Optional()], choices=options(choices), **kwargs)
 
 
 class _RuleErrors:
@@ -74,9 +80,12 @@ class NewGameForm(_RuleErrors, FlaskForm):
 
     def setup(self, ruleset):
         """Fill the choices that depend on the ruleset."""
-        self.first_dealer.choices = [(RANDOM, _l("Draw at random"))] + [
-            (str(seat), _l("Player %(n)s", n=seat + 1)) for seat in range(len(self.players))
-        ]
+        for seat, entry in enumerate(self.players):
+            entry.label.text = _l("Player %(n)s", n=seat + 1)
+        self.first_dealer.choices = options(
+            [(RANDOM, _l("Draw at random"))]
+            + [(str(seat), _l("Player %(n)s", n=seat + 1)) for seat in range(len(self.players))]
+        )
         if self.target.data is None and not self.is_submitted():
             self.target.data = ruleset.target
         return self
@@ -107,9 +116,12 @@ class _HouseRuleField(RadioField):
     """A house rule's values as radios; values are sent as their JSON text."""
 
     def __init__(self, label, rule, **kwargs):
-        choices = [(_encode(v), HOUSE_RULE_VALUE_LABELS.get(v, str(v))) for v in rule.values]
+        choices = options((_encode(v), HOUSE_RULE_VALUE_LABELS.get(v, str(v))) for v in rule.values)
         super().__init__(label, choices=choices, default=_encode(rule.default), **kwargs)
-        self.description = rule.summary
+        default = HOUSE_RULE_VALUE_LABELS.get(rule.default, str(rule.default))
+        self.description = _l(
+            "%(summary)s Default: %(default)s.", summary=rule.summary, default=default
+        )
         self._values = {_encode(v): v for v in rule.values}
 
     def value_of(self, data):
@@ -134,7 +146,7 @@ def new_game_form(rulesets, ruleset, **kwargs):
         label = _l(name.replace("_", " ").capitalize())
         setattr(Form, f"hr_{name}", _HouseRuleField(label, rule, validators=[Optional()]))
     form = Form(**kwargs)
-    form.ruleset.choices = [(r.id, r.name) for r in rulesets]
+    form.ruleset.choices = options((r.id, r.name) for r in rulesets)
     if form.ruleset.data is None:
         form.ruleset.data = ruleset.id
     return form.setup(ruleset)
@@ -167,14 +179,14 @@ class DealForm(_RuleErrors, FlaskForm):
         """Fill the choices from the players, and the auction in speaking order."""
         seats = [(str(seat), name) for seat, name in enumerate(players)]
         self.players = list(players)
-        self.bidder.choices = seats
-        self.partner.choices = [*seats, (NONE, _l("No partner"))]
+        self.bidder.choices = options(seats)
+        self.partner.choices = options([*seats, (NONE, _l("No partner"))])
         for name in POINT_FIELDS:
-            self[name].choices = seats
+            self[name].choices = options(seats)
         ranks = [(r, r) for r in RANKS]
         if joker_callable:
             ranks.append(("JOKER", _l("Joker")))
-        self.called_rank.choices = [*ranks, (NONE, _l("No card called (alone)"))]
+        self.called_rank.choices = options([*ranks, (NONE, _l("No card called (alone)"))])
         while len(self.auction) < len(players):
             self.auction.append_entry()
         n = len(players)
