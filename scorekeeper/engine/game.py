@@ -235,9 +235,10 @@ def correct_deal(
     Raises RuleViolation when the new entry itself breaks a rule, and CorrectionConflict
     naming the first later deal that the correction leaves impossible.
     """
+    if not 1 <= number <= len(entries):
+        raise RuleViolation({None: (f"There is no deal {number} to correct.",)})
     state = new_game(config)
     results = []
-    last_number = len(entries)
     for n, stored in enumerate(entries, start=1):
         if state.outcome.finished:
             raise CorrectionConflict(
@@ -262,8 +263,6 @@ def correct_deal(
                 )
                 raise CorrectionConflict(n, problems) from violation
         results.append(state.last)
-    if number > last_number:
-        raise RuleViolation({None: (f"There is no deal {number} to correct.",)})
     return tuple(results)
 
 
