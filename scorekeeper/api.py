@@ -143,10 +143,23 @@ def _rule_violation(error: engine.RuleViolation):
     elif isinstance(error, engine.GameOver):
         status, code = 409, "game_over"
     elif isinstance(error, engine.CorrectionConflict):
-        status, code = 409, "conflict"
+        return ApiError(409, "conflict", _conflict_message(error)).response()
     else:
         status, code = 422, "invalid"
     return ApiError(status, code, error.message, error.fields).response()
+
+
+def _conflict_message(error: engine.CorrectionConflict) -> str:
+    """Return a sentence naming the later deal that cannot survive the correction.
+
+    Its field problems concern that later deal, not this request, so they are not sent
+    as `fields`.
+    """
+    whole = error.problems.get(None)
+    message = whole[0] if whole else error.message
+    if f"deal {error.number}" not in message.lower():
+        message = f"After this correction deal {error.number} no longer fits: {message}"
+    return message
 
 
 @bp.errorhandler(store.NumberConflict)
