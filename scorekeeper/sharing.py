@@ -172,11 +172,19 @@ def describe_change(change, players):
 def qr_svg(url, title):
     """Return the URL as an inline SVG QR code, dark on white whatever the page's colours."""
     qr = segno.make(url, error="m")
-    width, _height = qr.symbol_size(scale=1)
-    scale = max(3, QR_PIXELS // width)
+    modules, _height = qr.symbol_size(scale=1)
+    pixels = max(3, QR_PIXELS // modules) * modules
     svg = qr.svg_inline(
-        scale=scale, dark="#000", light="#fff", svgclass="qr", lineclass=None, title=title
+        scale=1,
+        omitsize=True,
+        dark="#000",
+        light="#fff",
+        svgclass="qr",
+        lineclass=None,
+        title=title,
     )
+    # A viewBox alone lets CSS scale the code; the size attributes keep it large without CSS.
+    svg = svg.replace("<svg ", f'<svg role="img" width="{pixels}" height="{pixels}" ', 1)
     return Markup(svg)
 
 
