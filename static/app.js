@@ -37,10 +37,11 @@
     var trumpCalled = trump && !noSuit && suit === trump;
     var partner = value(form, "partner");
     var pointOfCard = trumpCalled ? { A: "high", 4: "low" }[rank] : null;
-    if (pointOfCard) {
-      if (partner && partner !== "none") {
+    var cardSide = ["trump", "called_rank", "called_suit", "partner"];
+    if (pointOfCard && changed) {
+      if (cardSide.indexOf(changed.name) >= 0 && partner && partner !== "none") {
         check(form, pointOfCard, partner);
-      } else if (changed && changed.name === pointOfCard && value(form, pointOfCard)) {
+      } else if (changed.name === pointOfCard && (!partner || partner === "none")) {
         check(form, "partner", value(form, pointOfCard));
       }
     }

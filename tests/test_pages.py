@@ -1,0 +1,253 @@
+"""The game pages through plain form posts (no JavaScript), and their htmx fragments."""
+
+import re
+
+import pytest
+
+from scorekeeper.security import HTMX_CDN_URL, HTMX_FILE, HTMX_INTEGRITY
+
+PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed"]
+ANN, BOB, CY, DI, ED = range(5)
+
+# Deal 1 as first entered, with Jack wrongly given to Cy: the bidders are set.
+DEAL_1_WRONG = {
+    "bidder": BOB, "bid": 4, "trump": "H", "called_rank": "K", "called_suit": "H",
+    "partner": DI, "high": DI, "low": ANN, "jack": CY, "off_jack": CY, "joker": BOB,
+    "game": "bidders",
+}  # fmt: skip
+DEAL_2 = {
+    "bidder": CY, "bid": 3, "trump": "S", "called_rank": "A", "called_suit": "S",
+    "partner": ED, "high": ED, "low": CY, "jack": ANN, "off_jack": CY, "joker": ED,
+    "game": "bidders",
+}  # fmt: skip
+# Di and Bob both reach 10; Di bid, so Di wins the tie.
+DEAL_4 = {
+    "bidder": DI, "bid": 3, "trump": "C", "called_rank": "Q", "called_suit": "C",
+    "partner": BOB, "high": BOB, "low": DI, "jack": DI, "off_jack": BOB, "joker": DI,
+    "game_bidders": 25, "game_opponents": 30,
+}  # fmt: skip
+
+
+def csrf(response):
+    """Return the CSRF token a page carries (on <body> for htmx, in every form too)."""
+    return re.search(r'"X-CSRFToken": "([^"]+)"', response.text).group(1)
+
+
+def start_game(client, target=10, first_dealer=ANN):
+    """Create a game through the new-game form; return its page URL."""
+    page = client.get("/games/new")
+    data = {
+        "csrf_token": csrf(page),
+        "ruleset": "five-handed-schmier",
+        "first_dealer": str(first_dealer),
+        "target": str(target),
+        "hr_partner_breaks_ties": "true",
+        "hr_unresolved_tie": "play_on",
+        "hr_joker_callable": "false",
+    }
+    data.update({f"players-{seat}": name for seat, name in enumerate(PLAYERS)})
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 303
+    return response.headers["Location"]
+
+
+def post_deal(client, url, deal, number, **headers):
+    """Post the deal form as a browser would."""
+    data = {key: str(value) for key, value in deal.items() if value is not None}
+    data.update(csrf_token=csrf(client.get(url)), number=str(number))
+    return client.post(f"{url}/deals", data=data, headers=headers)
+
+
+def group(html, field_id):
+    """Return the HTML of one fieldset of the deal form."""
+    start = html.index(f'id="{field_id}-group"')
+    return html[start : html.index("</fieldset>", start)]
+
+
+def scores(html):
+    """Return the scoreboard's (name, score) pairs."""
+    board = html[
+        html.index('id="scoreboard"') : html.index("</section>", html.index('id="scoreboard"'))
+    ]
+    names = re.findall(r'<span class="name">([^<]+)</span>', board)
+    values = re.findall(r'<span class="score">(-?\d+)</span>', board)
+    return list(zip(names, map(int, values), strict=True))
+
+
+def test_home_offers_a_new_game_and_lists_games_this_device_opened(client):
+    home = client.get("/")
+    assert home.status_code == 200
+    assert 'href="/games/new"' in home.text
+    assert "None yet" in home.text
+
+    url = start_game(client)
+
+    home = client.get("/")
+    assert url in home.text
+    assert "Ann, Bob, Cy, Di, Ed" in home.text
+
+
+def test_new_game_refuses_duplicate_names_next_to_the_players_with_422(client):
+    page = client.get("/games/new")
+    data = {"csrf_token": csrf(page), "ruleset": "five-handed-schmier", "first_dealer": "random"}
+    data.update(
+        {f"players-{seat}": name for seat, name in enumerate(["Ann", "ann", "", "Di", "Ed"])}
+    )
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 422
+    players = response.text[response.text.index('id="players-group"') :]
+    assert 'id="players-errors"' in players[: players.index("</fieldset>")]
+    assert 'value="Di"' in response.text  # entries kept
+
+
+def test_new_game_explains_every_house_rule_and_its_default(client):
+    page = client.get("/games/new").text
+    for legend in ("Partner breaks ties", "Unresolved tie", "Joker callable"):
+        assert f"<legend>{legend}</legend>" in page
+    assert page.count("Default:") == 3
+    assert "Draw at random" in page
+
+
+def test_a_whole_game_through_plain_form_posts(client):
+    url = start_game(client, target=10)
+
+    saved = post_deal(client, url, DEAL_1_WRONG, 1)
+    assert saved.status_code == 303
+    page = client.get(url).text
+    assert scores(page) == [("Ann", 3), ("Bob", -4), ("Cy", 3), ("Di", -4), ("Ed", 3)]
+    assert "Deal 1 saved." in page
+
+    # Refused: the ace of trump was called, High went elsewhere, nobody took the joker.
+    refused = post_deal(client, url, {**DEAL_2, "high": ANN, "joker": None}, 2)
+    assert refused.status_code == 422
+    html = refused.text
+    assert "its holder is the partner and takes High" in group(html, "high")
+    assert "Every deal awards Joker" in group(html, "joker")
+    assert 'value="0" checked' in group(html, "high")  # the entries are kept
+    assert 'value="4" checked' in group(html, "partner")
+    assert scores(html) == [("Ann", 3), ("Bob", -4), ("Cy", 3), ("Di", -4), ("Ed", 3)]
+
+    assert post_deal(client, url, DEAL_2, 2).status_code == 303
+    assert scores(client.get(url).text) == [
+        ("Ann", 4),
+        ("Bob", -3),
+        ("Cy", 8),
+        ("Di", -3),
+        ("Ed", 8),
+    ]
+
+    # Correct deal 1: Bob took the Jack, so the bidders made it; deal 2 follows.
+    edit = client.get(f"{url}/deals/1/edit")
+    assert edit.status_code == 200
+    assert 'value="2" checked' in group(edit.text, "jack")
+    data = {k: str(v) for k, v in {**DEAL_1_WRONG, "jack": BOB}.items()}
+    corrected = client.post(f"{url}/deals/1/edit", data={**data, "csrf_token": csrf(edit)})
+    assert corrected.status_code == 303
+    page = client.get(url).text
+    assert scores(page) == [("Ann", 3), ("Bob", 5), ("Cy", 7), ("Di", 5), ("Ed", 7)]
+
+    # Everyone passed, then undo it, then enter it again.
+    thrown = client.post(
+        f"{url}/deals", data={"csrf_token": csrf(client.get(url)), "number": "3", "thrown_in": "1"}
+    )
+    assert thrown.status_code == 303
+    page = client.get(url).text
+    assert "Everyone passed: thrown in." in page
+    assert "Yes, undo deal 3" in page
+    undone = client.post(f"{url}/deals/3/undo", data={"csrf_token": csrf(client.get(url))})
+    assert undone.status_code == 303
+    assert "Deal 3 undone." in client.get(url).text
+    client.post(
+        f"{url}/deals", data={"csrf_token": csrf(client.get(url)), "number": "3", "thrown_in": "1"}
+    )
+
+    assert post_deal(client, url, DEAL_4, 4).status_code == 303
+    page = client.get(url).text
+    assert scores(page) == [("Ann", 4), ("Bob", 10), ("Cy", 8), ("Di", 10), ("Ed", 8)]
+    banner = page[page.index('class="banner"') :]
+    assert "Di wins!" in banner
+    assert "bid" in banner[: banner.index("</section>")].lower()
+    assert 'id="deal-form"' not in page
+
+    over = post_deal(client, url, DEAL_2, 5)
+    assert over.status_code == 409
+
+
+def test_why_this_score_explains_each_deal_in_words(client):
+    url = start_game(client)
+    post_deal(client, url, {**DEAL_1_WRONG, "jack": BOB}, 1)
+    page = client.get(url).text
+    why = page[page.index("Why this score") :]
+    assert "Bidders Bob and Di took High, Jack, Joker and Game: 4, bid 4, made" in why
+
+
+def test_htmx_post_answers_with_the_fragment_and_varies_on_hx_request(client):
+    url = start_game(client)
+    saved = post_deal(client, url, DEAL_1_WRONG, 1, **{"HX-Request": "true"})
+    assert saved.status_code == 200
+    assert saved.text.lstrip().startswith('<div id="game"')
+    assert "HX-Request" in saved.headers["Vary"]
+    assert 'name="number" value="2"' in saved.text  # a cleared form for the next deal
+    assert "Deal 1 saved." in saved.text
+
+    refused = post_deal(client, url, {"bidder": BOB}, 2, **{"HX-Request": "true"})
+    assert refused.status_code == 422
+    assert "<html" not in refused.text
+
+    restore = client.get(url, headers={"HX-Request": "true", "HX-History-Restore-Request": "true"})
+    assert "<html" in restore.text
+
+
+def test_two_phones_saving_the_same_deal_conflict_cleanly(client):
+    url = start_game(client)
+    assert post_deal(client, url, DEAL_1_WRONG, 1).status_code == 303
+    again = post_deal(client, url, {**DEAL_1_WRONG, "bid": 5}, 1)
+    assert again.status_code == 409
+    assert "Deal 1 was just saved by someone else" in again.text
+    assert 'value="5" checked' in group(again.text, "bid")
+    assert 'name="number" value="2"' in again.text
+
+
+def test_a_browser_without_the_edit_token_sees_the_game_read_only(client, app):
+    url = start_game(client)
+    post_deal(client, url, DEAL_1_WRONG, 1)
+    stranger = app.test_client()
+    page = stranger.get(url)
+    assert page.status_code == 200
+    assert 'id="deal-form"' not in page.text
+    assert "Correct deal 1" not in page.text
+    assert ("Bob", -4) in scores(page.text)
+    refused = post_deal(stranger, url, DEAL_2, 2)
+    assert refused.status_code == 403
+
+
+def test_unknown_game_and_deal_answer_404(client):
+    assert client.get("/games/nope").status_code == 404
+    url = start_game(client)
+    assert client.get(f"{url}/deals/7/edit").status_code == 404
+
+
+def test_security_headers_allow_only_our_origin_and_the_pinned_htmx(client, app):
+    response = client.get("/")
+    csp = response.headers["Content-Security-Policy"]
+    assert f"script-src 'self' {HTMX_CDN_URL}" in csp
+    assert "frame-ancestors 'none'" in csp
+    assert "unsafe-inline" not in csp
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert f'src="{HTMX_CDN_URL}" integrity="{HTMX_INTEGRITY}"' in response.text
+    assert f"/static/{HTMX_FILE}" in response.text  # the fallback's local copy
+
+    app.config["HTMX_LOCAL_ONLY"] = True
+    local = client.get("/")
+    assert HTMX_CDN_URL not in local.text
+    assert HTMX_CDN_URL not in local.headers["Content-Security-Policy"]
+    assert f'<script src="/static/{HTMX_FILE}"></script>' in local.text
+
+
+@pytest.mark.parametrize("path", ["/", "/games/new"])
+def test_pages_have_no_inline_script_or_style(client, path):
+    html = client.get(path).text
+    assert "<style" not in html
+    assert " style=" not in html
+    assert re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html) is None
