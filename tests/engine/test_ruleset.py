@@ -1,0 +1,58 @@
+"""Rulesets as `GET /api/v1/rulesets` lists them."""
+
+import pytest
+
+from scorekeeper.engine import RuleViolation, get_ruleset, rulesets
+
+
+def test_rulesets_lists_five_handed_schmier_exactly_as_api_md():
+    assert rulesets()[0].describe() == {
+        "id": "five-handed-schmier",
+        "name": "Five-Handed Schmier",
+        "players": {"min": 5, "max": 5},
+        "target": 21,
+        "teams": None,
+        "house_rules": {
+            "partner_breaks_ties": {"values": [True, False], "default": True},
+            "unresolved_tie": {"values": ["play_on", "shared"], "default": "play_on"},
+            "joker_callable": {"values": [True, False], "default": False},
+        },
+    }
+
+
+def test_get_ruleset_finds_a_ruleset_by_id():
+    assert get_ruleset("five-handed-schmier").name == "Five-Handed Schmier"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("Five-Handed-Schmier", id="wrong-case"),
+        pytest.param("schmier", id="unknown"),
+        pytest.param("", id="empty"),
+    ],
+)
+def test_get_ruleset_refuses_an_unknown_id_naming_ruleset(name):
+    with pytest.raises(RuleViolation) as info:
+        get_ruleset(name)
+    assert set(info.value.problems) == {"ruleset"}
+
+
+def test_five_handed_entry_fields_are_api_md_fields():
+    assert set(get_ruleset("five-handed-schmier").entry_fields) == {
+        "number",
+        "bidder",
+        "bid",
+        "trump",
+        "called_card",
+        "partner",
+        "auction",
+        "high",
+        "low",
+        "jack",
+        "off_jack",
+        "joker",
+        "game_points",
+        "game",
+        "thrown_in",
+    }
