@@ -84,9 +84,15 @@ def _check_size_and_route():
     if not _is_api(request.path):
         return None
     try:
-        request.get_data(cache=True)
+        data = request.get_data(cache=True)
     except RequestEntityTooLarge:
         return _too_large()
+    if request.content_length is None and len(data) >= current_app.config["MAX_CONTENT_LENGTH"]:
+        # A body without a length (chunked) is cut at the limit without an error; one more
+        # byte after the limit means it was too large.
+        stream = request.environ.get("wsgi.input")
+        if stream is not None and stream.read(1):
+            return _too_large()
     error = request.routing_exception
     if isinstance(error, MethodNotAllowed):
         allowed = ", ".join(sorted(error.valid_methods or ()))
