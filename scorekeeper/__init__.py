@@ -46,7 +46,10 @@ def create_app(test_config=None):
 
 def register_extensions(app):
     """Bind the extension objects to this app."""
-    from scorekeeper import models  # noqa: F401  (models must be known to migrations)
+    from scorekeeper import (
+        models,  # noqa: F401  (models must be known to migrations)
+        records,  # noqa: F401  (keeps the per-seat deal records in step)
+    )
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(Path(app.root_path).parent / "migrations"))
@@ -56,12 +59,16 @@ def register_extensions(app):
 
 def register_blueprints(app):
     """Register one blueprint per area."""
-    from scorekeeper import api, games, security, sharing
+    from scorekeeper import api, api_tables, cli, games, security, sharing, tables
 
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(sharing.bp)
+    app.register_blueprint(tables.bp)
+    app.register_blueprint(api_tables.bp)
+    csrf.exempt(api_tables.bp)
+    cli.init_app(app)
     security.init_app(app)
 
 

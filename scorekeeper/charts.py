@@ -93,7 +93,7 @@ def score_chart(
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" id="{escape(chart_id)}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" '
-        f'aria-labelledby="{title_id} {desc_id}" font-family="sans-serif" font-size="11">',
+        f'aria-labelledby="{title_id} {desc_id}" font-family="sans-serif" font-size="13">',
         f'<title id="{title_id}">Running scores, deal by deal</title>',
         f'<desc id="{desc_id}">After {count} deal{"s" if count != 1 else ""}: {finals}. '
         f"The line at {target} marks the target.</desc>",

@@ -5,7 +5,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.extensions import db
@@ -45,6 +56,10 @@ class Game(db.Model):
 
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    table_id: Mapped[str | None] = mapped_column(
+        ForeignKey("card_tables.id", ondelete="SET NULL", name="fk_games_table_id")
+    )
+    """The table (group of regular players) the game was played at, if any."""
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game",
@@ -80,6 +95,13 @@ class Player(db.Model):
     seat: Mapped[int] = mapped_column(Integer)
     """Seat number, 0..n-1 clockwise."""
     name: Mapped[str] = mapped_column(String(40))
+    table_player_id: Mapped[int | None] = mapped_column(
+        ForeignKey("table_players.id", ondelete="SET NULL", name="fk_players_table_player_id"),
+        index=True,
+    )
+    """Who this is among the table's regular players, when the game has a table."""
+    won: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether this seat is among the game's winners (kept in step with ``Game.winners``)."""
 
     game: Mapped[Game] = relationship(back_populates="players")
 
@@ -134,3 +156,84 @@ class Change(db.Model):
 
     def __repr__(self) -> str:
         return f"<Change {self.action} {self.game_id}#{self.number}>"
+
+
+# ---------------------------------------------------------------- tables and history
+
+
+class CardTable(db.Model):
+    """A table: a named group that plays together, holding its games and players' records."""
+
+    __tablename__ = "card_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    """Unguessable id (128 bits of randomness), also the table's view link."""
+    name: Mapped[str] = mapped_column(String(80))
+    edit_token_hash: Mapped[str] = mapped_column(String(64))
+    """SHA-256 hex digest of the table's edit token; the token itself is never stored."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    players: Mapped[list[TablePlayer]] = relationship(
+        back_populates="table",
+        order_by="TablePlayer.name",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+
+    def __repr__(self) -> str:
+        return f"<CardTable {self.id} {self.name!r}>"
+
+
+# Scanned backwards for "newest first"; both databases read an ascending index either way.
+Index("ix_games_table_created", Game.table_id, Game.created_at, Game.id)
+
+
+class TablePlayer(db.Model):
+    """A regular at a table, known by name (compared case-insensitively)."""
+
+    __tablename__ = "table_players"
+    __table_args__ = (UniqueConstraint("table_id", "key", name="uq_table_players_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("card_tables.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(40))
+    """The spelling first used (or chosen when merging)."""
+    key: Mapped[str] = mapped_column(String(160))
+    """The name case-folded: two spellings with the same key are the same person."""
+
+    table: Mapped[CardTable] = relationship(back_populates="players")
+
+    def __repr__(self) -> str:
+        return f"<TablePlayer {self.name!r}>"
+
+
+class DealSeat(db.Model):
+    """One seat's part in one deal, copied from the deal's result for statistics in SQL.
+
+    Written whenever a deal is stored, corrected or undone (see ``scorekeeper.records``);
+    never the source of truth, always rebuildable from ``Deal.result``.
+    """
+
+    __tablename__ = "deal_seats"
+    __table_args__ = (
+        UniqueConstraint("game_id", "number", "seat", name="uq_deal_seats_game_number_seat"),
+        Index("ix_deal_seats_player_role", "table_player_id", "role"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    table_player_id: Mapped[int | None] = mapped_column(
+        ForeignKey("table_players.id", ondelete="SET NULL")
+    )
+    role: Mapped[str] = mapped_column(String(10))
+    """``bidder``, ``partner``, ``opponent``, or ``none`` in a thrown-in deal."""
+    bid: Mapped[int | None] = mapped_column(Integer)
+    """The deal's winning bid (None when thrown in)."""
+    made: Mapped[bool | None] = mapped_column(Boolean)
+    """Whether the bidders made the bid (None when thrown in)."""
+    alone: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether the bidder played without a partner."""
+    delta: Mapped[int] = mapped_column(Integer)
+    """This seat's change in score from this deal."""

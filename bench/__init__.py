@@ -1,0 +1,1 @@
+"""The scale benchmark (`python -m bench`) and its generator of valid random games."""

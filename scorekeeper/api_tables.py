@@ -1,0 +1,156 @@
+"""The JSON API for tables: create one, read it, list its games, start games, merge names.
+
+Same conventions and error shape as ``/api/v1/games`` (``scorekeeper.api``); documented
+in docs/tables.md.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, request, url_for
+from werkzeug.exceptions import HTTPException
+
+from scorekeeper import api, engine, exchange, history, stats, store
+from scorekeeper.api import ApiError, json_response
+
+bp = Blueprint("api_tables", __name__, url_prefix="/api/v1/tables")
+
+bp.register_error_handler(ApiError, api._api_error)
+bp.register_error_handler(engine.RuleViolation, api._rule_violation)
+bp.register_error_handler(HTTPException, api._http_error)
+
+TABLE_FIELDS = ("name", "players")
+
+
+def _table_or_404(table_id: str):
+    table = history.get_table(table_id)
+    if table is None:
+        raise ApiError(404, "not_found", "There is no table with this id.")
+    return table
+
+
+def _require_table_token(table) -> None:
+    """Answer 401 without a bearer token and 403 with the wrong one."""
+    scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise ApiError(
+            401,
+            "unauthorized",
+            "Send the table's edit token as 'Authorization: Bearer <edit_token>'.",
+            headers={"WWW-Authenticate": 'Bearer realm="scorekeeper"'},
+        )
+    if not history.check_table_token(table, token):
+        raise ApiError(403, "forbidden", "This edit token does not belong to this table.")
+
+
+def _int_arg(name: str, default: int | None = None) -> int | None:
+    """Return a whole-number query argument, or answer 400 naming it."""
+    value = request.args.get(name)
+    if value is None or value == "":
+        return default
+    if not value.isdigit():
+        raise ApiError(
+            400,
+            "bad_request",
+            f"{name} must be a whole number.",
+            {name: [f"{name} must be a whole number."]},
+        )
+    return int(value)
+
+
+@bp.post("")
+def create_table():
+    """Create a table; answer its document and its edit token."""
+    body = api._json_body()
+    unknown = sorted(set(body) - set(TABLE_FIELDS))
+    if unknown:
+        problems = {name: [f"There is no setting {name!r}."] for name in unknown}
+        raise ApiError(422, "invalid", problems[unknown[0]][0], problems)
+    table, token = history.create_table(body.get("name"), body.get("players"))
+    document = history.table_document(table)
+    document["edit_token"] = token
+    return json_response(
+        document, 201, {"Location": url_for("api_tables.table", table_id=table.id)}
+    )
+
+
+@bp.get("/<table_id>", endpoint="table")
+def read_table(table_id: str):
+    """Answer the table: its name and regulars with games played and won."""
+    return json_response(history.table_document(_table_or_404(table_id)))
+
+
+@bp.get("/<table_id>/games")
+def list_games(table_id: str):
+    """List the table's games, newest first, a page at a time, filtered if asked."""
+    table = _table_or_404(table_id)
+    outcome = request.args.get("outcome") or None
+    if outcome is not None and outcome not in history.OUTCOMES:
+        message = "outcome is one of " + ", ".join(history.OUTCOMES) + "."
+        raise ApiError(400, "bad_request", message, {"outcome": [message]})
+    page = history.archive(
+        table,
+        page=_int_arg("page", 1) or 1,
+        per_page=min(max(_int_arg("per_page", history.PER_PAGE) or 1, 1), 100),
+        player=_int_arg("player"),
+        ruleset=request.args.get("ruleset") or None,
+        outcome=outcome,
+    )
+    return json_response(
+        {"games": page.games, "page": page.page, "pages": page.pages, "total": page.total}
+    )
+
+
+@bp.post("/<table_id>/games")
+def start_game(table_id: str):
+    """Start a game at the table (body as POST /api/v1/games); answer it with its edit token."""
+    table = _table_or_404(table_id)
+    _require_table_token(table)
+    body = api._json_body()
+    unknown = sorted(set(body) - set(api.GAME_FIELDS))
+    if unknown:
+        problems = {name: [f"There is no setting {name!r}."] for name in unknown}
+        raise ApiError(422, "invalid", problems[unknown[0]][0], problems)
+    game, token = history.start_game(table, **{name: body.get(name) for name in api.GAME_FIELDS})
+    document = store.game_document(game)
+    document["table"] = table.id
+    document["edit_token"] = token
+    return json_response(document, 201, {"Location": url_for("api.game", game_id=game.id)})
+
+
+@bp.post("/<table_id>/merge")
+def merge(table_id: str):
+    """Merge two spellings of one player: ``{"from": id, "into": id}``."""
+    table = _table_or_404(table_id)
+    _require_table_token(table)
+    body = api._json_body()
+    wrong = {
+        name: [f"{name} must be a player id (a whole number)."]
+        for name in ("from", "into")
+        if not isinstance(body.get(name), int) or isinstance(body.get(name), bool)
+    }
+    if wrong:
+        raise ApiError(400, "bad_request", next(iter(wrong.values()))[0], wrong)
+    try:
+        history.merge_players(table, body["from"], body["into"])
+    except history.MergeRefused as error:
+        raise ApiError(409, "conflict", str(error)) from None
+    except LookupError as error:
+        raise ApiError(404, "not_found", str(error)) from None
+    return json_response(history.table_document(history.get_table(table_id)))
+
+
+@bp.get("/<table_id>/stats")
+def table_stats(table_id: str):
+    """Answer every regular's statistics at this table."""
+    table = _table_or_404(table_id)
+    return json_response(stats.table_stats(table))
+
+
+@bp.get("/<table_id>/export")
+def export(table_id: str):
+    """Answer the whole table as the lossless JSON export (``?format=csv`` for a sheet)."""
+    table = _table_or_404(table_id)
+    if request.args.get("format") == "csv":
+        return exchange.csv_response(exchange.table_csv(table), f"{table.name}.csv")
+    return exchange.json_download(exchange.export_table(table), f"{table.name}.json")

@@ -1,0 +1,105 @@
+"""`flask --app scorekeeper export` and `import`: back up and restore tables and games."""
+
+import sys
+from pathlib import Path
+
+import click
+from flask import Flask
+
+from scorekeeper import exchange, history, store
+
+
+def init_app(app: Flask) -> None:
+    """Register the commands on the app's `flask` command line."""
+    app.cli.add_command(export_command)
+    app.cli.add_command(import_command)
+
+
+@click.command("export")
+@click.option("--table", "table_id", help="Export this table and all its games.")
+@click.option("--game", "game_id", help="Export this one game.")
+@click.option(
+    "--all", "everything", is_flag=True, help="Export every table and game, for a full backup."
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write to this file instead of standard output.",
+)
+@click.option(
+    "--csv", "as_csv", is_flag=True, help="Write CSV (one row per deal per player) instead."
+)
+@click.option(
+    "--with-secrets/--without-secrets",
+    default=True,
+    help="Keep edit-token hashes so a restore keeps every edit link working (default).",
+)
+def export_command(table_id, game_id, everything, output, as_csv, with_secrets):
+    """Export a table or a game as lossless JSON (or CSV for spreadsheets)."""
+    if sum(bool(x) for x in (table_id, game_id, everything)) != 1:
+        raise click.UsageError("Give exactly one of --table, --game or --all.")
+    if everything:
+        if as_csv:
+            raise click.UsageError("--all writes JSON only.")
+        document = exchange.export_everything(include_secrets=with_secrets)
+        _write(exchange.dumps(document), output)
+        count = sum(len(d["games"]) for d in document["documents"])
+        click.echo(f"Exported {len(document['documents'])} documents, {count} games.", err=True)
+        return
+    if table_id:
+        table = history.get_table(table_id)
+        if table is None:
+            raise click.ClickException(f"There is no table {table_id}.")
+        if as_csv:
+            text = exchange.table_csv(table)
+        else:
+            text = exchange.dumps(exchange.export_table(table, include_secrets=with_secrets))
+    else:
+        game = store.get_game(game_id, deals=False)
+        if game is None:
+            raise click.ClickException(f"There is no game {game_id}.")
+        if as_csv:
+            text = exchange.game_csv(game)
+        else:
+            text = exchange.dumps(exchange.export_game(game, include_secrets=with_secrets))
+    _write(text, output)
+
+
+@click.command("import")
+@click.argument("source", type=click.File("rb"))
+@click.option(
+    "--copy",
+    is_flag=True,
+    help="Import as new games with new ids and edit links (default: restore ids and links).",
+)
+@click.option("--table", "table_id", help="Put the games at this existing table.")
+def import_command(source, copy, table_id):
+    """Import an export file, after checking every deal with the rules; all or nothing."""
+    table = None
+    if table_id:
+        table = history.get_table(table_id)
+        if table is None:
+            raise click.ClickException(f"There is no table {table_id}.")
+    document = exchange.load(source.read())
+    try:
+        results = exchange.import_documents(
+            exchange.documents_of(document), keep_ids=not copy, table=table
+        )
+    except exchange.ImportRefused as error:
+        raise click.ClickException(f"Nothing was imported. {error}") from None
+    for result in results:
+        if result.table is not None:
+            click.echo(f"Table {result.table.name!r}: {result.table.id}")
+            if result.table_token:
+                click.echo(f"  edit token: {result.table_token}")
+        click.echo(f"Imported {len(result.games)} games.")
+        for game_id, token in result.game_tokens.items():
+            click.echo(f"  game {game_id} edit token: {token}")
+
+
+def _write(text: str, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")

@@ -1,0 +1,542 @@
+"""Carry games out and back in: lossless JSON export and import, CSV for spreadsheets.
+
+The JSON keeps what was entered (each deal's entry, the change log, the times) and the
+outcome; import replays every entry through the engine, checks that it gives the outcome
+the file states, and stores nothing unless the whole file passes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import secrets
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import current_app
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from scorekeeper import engine, history, store
+from scorekeeper.extensions import db
+from scorekeeper.models import CardTable, Change, Deal, Game, Player, TablePlayer
+
+FORMAT = "scorekeeper-export"
+BUNDLE = "scorekeeper-export-bundle"
+VERSION = 1
+ACTIONS = ("add", "correct", "undo")
+CSV_COLUMNS = (
+    "table", "game", "started", "ruleset", "target", "deal", "dealer", "thrown_in",
+    "bidder", "bid", "trump", "called_card", "partner", "made", "seat", "player", "role",
+    "delta", "score", "status", "winner",
+)  # fmt: skip
+
+
+class ImportRefused(ValueError):
+    """The file cannot be imported; the message names the first bad record."""
+
+
+@dataclass
+class ImportResult:
+    """What an import stored."""
+
+    table: CardTable | None = None
+    """The table created, if the file held one."""
+    table_token: str | None = None
+    """The new table's edit token (None when the file restored the table's own)."""
+    games: list[Game] = field(default_factory=list)
+    """The games created, in the file's order."""
+    game_tokens: dict[str, str] = field(default_factory=dict)
+    """New edit tokens by game id, for games whose file carried none."""
+
+
+# ---------------------------------------------------------------- export
+
+
+def export_game(game: Game, *, include_secrets: bool = False) -> dict[str, Any]:
+    """Return the export document of one game."""
+    games = _load_games(select(Game).where(Game.id == game.id))
+    return _document(None, [_game_record(g, include_secrets) for g in games])
+
+
+def export_table(table: CardTable, *, include_secrets: bool = False) -> dict[str, Any]:
+    """Return the export document of a table and all its games, oldest first."""
+    query = select(Game).where(Game.table_id == table.id).order_by(Game.created_at, Game.id)
+    games = [_game_record(g, include_secrets) for g in _load_games(query)]
+    record = {
+        "id": table.id,
+        "name": table.name,
+        "created_at": _time(table.created_at),
+        "players": [p.name for p in sorted(table.players, key=lambda p: p.key)],
+    }
+    if include_secrets:
+        record["edit_token_hash"] = table.edit_token_hash
+    return _document(record, games)
+
+
+def export_everything(*, include_secrets: bool = True) -> dict[str, Any]:
+    """Return a bundle of every table's document and one of the games without a table."""
+    tables = db.session.scalars(
+        select(CardTable).order_by(CardTable.created_at).options(selectinload(CardTable.players))
+    )
+    documents = [export_table(t, include_secrets=include_secrets) for t in tables]
+    query = select(Game).where(Game.table_id.is_(None)).order_by(Game.created_at, Game.id)
+    loose = [_game_record(g, include_secrets) for g in _load_games(query)]
+    if loose:
+        documents.append(_document(None, loose))
+    return {"format": BUNDLE, "version": VERSION, "documents": documents}
+
+
+def _document(table: dict[str, Any] | None, games: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": _time(datetime.now(UTC)),
+        "table": table,
+        "games": games,
+    }
+
+
+def _load_games(query) -> list[Game]:
+    options = (
+        selectinload(Game.players),
+        selectinload(Game.deals),
+        selectinload(Game.changes),
+    )
+    return list(db.session.scalars(query.options(*options)))
+
+
+def _game_record(game: Game, include_secrets: bool) -> dict[str, Any]:
+    record = {
+        "id": game.id,
+        "ruleset": game.ruleset,
+        "players": [p.name for p in game.players],
+        "first_dealer": game.first_dealer,
+        "target": game.target,
+        "house_rules": dict(game.house_rules),
+        "created_at": _time(game.created_at),
+        "updated_at": _time(game.updated_at),
+        "deals": [
+            {
+                "number": d.number,
+                "entry": dict(d.entry),
+                "created_at": _time(d.created_at),
+                "updated_at": _time(d.updated_at),
+            }
+            for d in game.deals
+        ],
+        "changes": [
+            {
+                "number": c.number,
+                "action": c.action,
+                "before": c.before,
+                "after": c.after,
+                "at": _time(c.at),
+                "device": c.device,
+            }
+            for c in game.changes
+        ],
+        "status": game.status,
+        "winners": list(game.winners),
+        "decided_by": game.decided_by,
+        "scores": list(game.scores),
+    }
+    if include_secrets:
+        record["edit_token_hash"] = game.edit_token_hash
+    return record
+
+
+def dumps(document: Mapping[str, Any]) -> str:
+    """Return an export document as JSON text."""
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+
+# ---------------------------------------------------------------- CSV
+
+
+def game_csv(game: Game, table: CardTable | None = None) -> str:
+    """Return one row per deal per player of one game."""
+    return _csv(_load_games(select(Game).where(Game.id == game.id)), table)
+
+
+def table_csv(table: CardTable) -> str:
+    """Return one row per deal per player of every game at the table, oldest game first."""
+    query = select(Game).where(Game.table_id == table.id).order_by(Game.created_at, Game.id)
+    options = (selectinload(Game.players), selectinload(Game.deals))
+    return _csv(db.session.scalars(query.options(*options)), table)
+
+
+def _csv(games: Iterable[Game], table: CardTable | None) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for game in games:
+        names = [p.name for p in game.players]
+        for deal in game.deals:
+            d = deal.result
+            bidders = d.get("bidders") or []
+            for seat, name in enumerate(names):
+                if d.get("thrown_in"):
+                    role = ""
+                elif bidders and seat == bidders[0]:
+                    role = "bidder"
+                elif seat in bidders:
+                    role = "partner"
+                else:
+                    role = "opponent"
+                writer.writerow(
+                    [
+                        _cell(table.name) if table else "",
+                        game.id,
+                        _time(game.created_at),
+                        game.ruleset,
+                        game.target,
+                        d["number"],
+                        _cell(names[d["dealer"]]),
+                        _flag(d.get("thrown_in")),
+                        _cell(names[d["bidder"]]) if d.get("bidder") is not None else "",
+                        _blank(d.get("bid")),
+                        _blank(d.get("trump")),
+                        _blank(d.get("called_card")),
+                        _cell(names[d["partner"]]) if d.get("partner") is not None else "",
+                        _flag(d.get("made")),
+                        seat,
+                        _cell(name),
+                        role,
+                        d["deltas"][seat],
+                        d["scores"][seat],
+                        game.status,
+                        _flag(seat in game.winners) if game.status != "in_progress" else "",
+                    ]
+                )
+    return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """Return text a spreadsheet shows as text, never runs as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _blank(value: Any) -> Any:
+    return "" if value is None else value
+
+
+def _flag(value: bool | None) -> str:
+    return "" if value is None else ("yes" if value else "no")
+
+
+def csv_response(text: str, filename: str):
+    """Return CSV text as a download."""
+    response = current_app.response_class(text, mimetype="text/csv")
+    response.headers["Content-Disposition"] = _disposition(filename)
+    return response
+
+
+def json_download(document: Mapping[str, Any], filename: str):
+    """Return an export document as a JSON download."""
+    response = current_app.response_class(dumps(document), mimetype="application/json")
+    response.headers["Content-Disposition"] = _disposition(filename)
+    return response
+
+
+def _disposition(filename: str) -> str:
+    safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in filename) or "export"
+    return f'attachment; filename="{safe}"'
+
+
+# ---------------------------------------------------------------- import
+
+
+def load(text: str | bytes) -> Any:
+    """Parse an export file's text, or refuse it."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise ImportRefused(f"The file is not valid JSON ({error}).") from None
+
+
+def documents_of(document: Any) -> list[Any]:
+    """Return the export documents a file holds: itself, or a bundle's list."""
+    if isinstance(document, dict) and document.get("format") == BUNDLE:
+        documents = document.get("documents")
+        if not isinstance(documents, list):
+            raise ImportRefused("The bundle's documents must be a list.")
+        return documents
+    return [document]
+
+
+def import_document(
+    document: Any, *, keep_ids: bool = False, table: CardTable | None = None
+) -> ImportResult:
+    """Check every game of an export document with the engine, then store them all.
+
+    With `keep_ids`, games (and the table) keep the ids and edit-token hashes the file
+    carries, as a restored backup should; otherwise they get new ones. `table` puts the
+    games at an existing table instead of the file's. Raises ImportRefused naming the
+    first bad record; nothing is stored then.
+    """
+    return import_documents([document], keep_ids=keep_ids, table=table)[0]
+
+
+def import_documents(
+    documents: list[Any], *, keep_ids: bool = False, table: CardTable | None = None
+) -> list[ImportResult]:
+    """Import several export documents as one transaction: all of them or nothing."""
+    try:
+        results = []
+        for index, document in enumerate(documents, start=1):
+            prefix = f"Document {index}: " if len(documents) > 1 else ""
+            try:
+                results.append(_stage(document, keep_ids, table))
+            except ImportRefused as error:
+                raise ImportRefused(prefix + str(error)) from None
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return results
+
+
+def _stage(document: Any, keep_ids: bool, table: CardTable | None) -> ImportResult:
+    """Check one document and add its table and games to the session, uncommitted."""
+    if not isinstance(document, dict):
+        raise ImportRefused("The file must hold a JSON object.")
+    if document.get("format") != FORMAT:
+        raise ImportRefused(f"This is not a Scorekeeper export (format is not {FORMAT!r}).")
+    if document.get("version") != VERSION:
+        raise ImportRefused(f"This export is version {document.get('version')!r}; expected 1.")
+    games = document.get("games")
+    if not isinstance(games, list):
+        raise ImportRefused("The file's games must be a list.")
+    table_record = document.get("table")
+    if table_record is not None and not isinstance(table_record, dict):
+        raise ImportRefused("The file's table must be an object.")
+
+    checked = [_check_game(i, record) for i, record in enumerate(games, start=1)]
+    result = ImportResult()
+    if table is None and table_record is not None:
+        table, result.table_token = _new_table(table_record, keep_ids)
+        result.table = table
+    elif table is not None:
+        result.table = table
+    ids = [_game_id(record, keep_ids) for record, _ in checked]
+    if len(set(ids)) != len(ids):
+        raise ImportRefused("The file holds the same game twice.")
+    taken = set(db.session.scalars(select(Game.id).where(Game.id.in_(ids)))) if ids else set()
+    if taken:
+        raise ImportRefused(
+            f"Game {sorted(taken)[0]} is already stored; import it as a copy instead."
+        )
+    regulars = {p.key: p for p in table.players} if table is not None else {}
+    for game_id, (record, states) in zip(ids, checked, strict=True):
+        game, token = _build_game(game_id, record, states, keep_ids)
+        if token is not None:
+            result.game_tokens[game_id] = token
+        if table is not None:
+            game.table_id = table.id
+            for player in game.players:
+                key = history.name_key(player.name)
+                if key not in regulars:
+                    regulars[key] = TablePlayer(name=player.name, key=key)
+                    table.players.append(regulars[key])
+        db.session.add(game)
+        result.games.append(game)
+    db.session.flush()  # regulars get their ids
+    if table is not None:
+        for game in result.games:
+            for player in game.players:
+                player.table_player_id = regulars[history.name_key(player.name)].id
+    return result
+
+
+def _check_game(index: int, record: Any) -> tuple[dict[str, Any], tuple]:
+    """Replay one game's entries through the engine; refuse at its first bad record."""
+    where = f"Game {index}"
+    if not isinstance(record, dict):
+        raise ImportRefused(f"{where}: a game must be an object.")
+    try:
+        config = engine.GameConfig.create(
+            ruleset=record.get("ruleset"),
+            players=record.get("players"),
+            first_dealer=record.get("first_dealer"),
+            target=record.get("target"),
+            house_rules=record.get("house_rules"),
+        )
+    except engine.RuleViolation as error:
+        raise ImportRefused(f"{where}: {error.message}") from None
+    deals = record.get("deals")
+    if not isinstance(deals, list):
+        raise ImportRefused(f"{where}: its deals must be a list.")
+    state = engine.new_game(config)
+    states = []
+    for number, deal in enumerate(deals, start=1):
+        here = f"{where}, deal {number}"
+        if not isinstance(deal, dict) or not isinstance(deal.get("entry"), dict):
+            raise ImportRefused(f"{here}: a deal must be an object with its entry.")
+        if deal.get("number", number) != number:
+            raise ImportRefused(f"{here}: it is numbered {deal.get('number')!r}.")
+        for name in ("created_at", "updated_at"):
+            _parse_time(deal.get(name), f"{here}: {name}")
+        try:
+            entry = engine.parse_entry(config, deal["entry"])
+            state = engine.apply_deal(state, entry)
+        except engine.RuleViolation as error:
+            raise ImportRefused(f"{here}: {error.message}") from None
+        states.append(state)
+    outcome = state.outcome
+    stated = {
+        "status": outcome.status,
+        "winners": list(outcome.winners),
+        "decided_by": outcome.decided_by,
+        "scores": list(state.scores),
+    }
+    for name, value in stated.items():
+        if name in record and record[name] != value:
+            raise ImportRefused(
+                f"{where}: the file says {name} is {record[name]!r}, but its deals give {value!r}."
+            )
+    changes = record.get("changes", [])
+    if not isinstance(changes, list):
+        raise ImportRefused(f"{where}: its changes must be a list.")
+    for i, change in enumerate(changes, start=1):
+        here = f"{where}, change {i}"
+        if not isinstance(change, dict):
+            raise ImportRefused(f"{here}: a change must be an object.")
+        if change.get("action") not in ACTIONS:
+            raise ImportRefused(f"{here}: the action must be add, correct or undo.")
+        number = change.get("number")
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            raise ImportRefused(f"{here}: the deal number must be a whole number from 1.")
+        for name in ("before", "after"):
+            if change.get(name) is not None and not isinstance(change[name], dict):
+                raise ImportRefused(f"{here}: {name} must be a deal document or null.")
+        device = change.get("device")
+        if device is not None and (not isinstance(device, str) or len(device) > 80):
+            raise ImportRefused(f"{here}: the device must be a short text or null.")
+        _parse_time(change.get("at"), f"{here}: at")
+    for name in ("created_at", "updated_at"):
+        _parse_time(record.get(name), f"{where}: {name}")
+    secret = record.get("edit_token_hash")
+    if secret is not None and not _is_hash(secret):
+        raise ImportRefused(f"{where}: the edit token hash must be 64 hex digits.")
+    return record, tuple(states)
+
+
+def _game_id(record: dict[str, Any], keep_ids: bool) -> str:
+    game_id = record.get("id")
+    if keep_ids and isinstance(game_id, str) and 16 <= len(game_id) <= 32:
+        return game_id
+    return secrets.token_urlsafe(16)
+
+
+def _build_game(
+    game_id: str, record: dict[str, Any], states: tuple, keep_ids: bool
+) -> tuple[Game, str | None]:
+    """Return the game as ORM objects, with a new edit token unless the file kept its own."""
+    config = (
+        states[-1].config
+        if states
+        else engine.GameConfig.create(
+            record["ruleset"],
+            record["players"],
+            record["first_dealer"],
+            record.get("target"),
+            record.get("house_rules"),
+        )
+    )
+    token = None
+    secret = record.get("edit_token_hash") if keep_ids else None
+    if secret is None:
+        token = secrets.token_urlsafe(32)
+        secret = store._hash_token(token)
+    created = _parse_time(record.get("created_at"), "") or datetime.now(UTC)
+    game = Game(
+        id=game_id,
+        ruleset=config.ruleset.id,
+        target=config.target,
+        first_dealer=config.first_dealer,
+        house_rules=dict(config.house_rules),
+        edit_token_hash=secret,
+        version=1,
+        created_at=created,
+        updated_at=_parse_time(record.get("updated_at"), "") or created,
+        players=[Player(seat=seat, name=name) for seat, name in enumerate(config.players)],
+        deals=[
+            Deal(
+                number=state.last.number,
+                entry=dict(deal["entry"]),
+                result=state.last.to_document(),
+                created_at=_parse_time(deal.get("created_at"), "") or created,
+                updated_at=_parse_time(deal.get("updated_at"), "") or created,
+            )
+            for deal, state in zip(record["deals"], states, strict=True)
+        ],
+        changes=[
+            Change(
+                number=c["number"],
+                action=c["action"],
+                before=c.get("before"),
+                after=c.get("after"),
+                at=_parse_time(c.get("at"), "") or created,
+                device=c.get("device"),
+            )
+            for c in record.get("changes", [])
+        ],
+    )
+    store._remember(game, states[-1] if states else engine.new_game(config))
+    return game, token
+
+
+def _new_table(record: dict[str, Any], keep_ids: bool) -> tuple[CardTable, str | None]:
+    """Create the file's table (its regulars included), keeping its id when restoring."""
+    name = record.get("name")
+    players = record.get("players", [])
+    try:
+        table, token = history.new_table_object(name, players)
+    except engine.RuleViolation as error:
+        raise ImportRefused(f"Table: {error.message}") from None
+    table_id, secret = record.get("id"), record.get("edit_token_hash")
+    if keep_ids and isinstance(table_id, str) and 16 <= len(table_id) <= 32:
+        if db.session.get(CardTable, table_id) is not None:
+            raise ImportRefused(f"Table {table_id} is already stored; import it as a copy.")
+        table.id = table_id
+        if secret is not None:
+            if not _is_hash(secret):
+                raise ImportRefused("Table: the edit token hash must be 64 hex digits.")
+            table.edit_token_hash, token = secret, None
+    table.created_at = _parse_time(record.get("created_at"), "Table: created_at") or (
+        datetime.now(UTC)
+    )
+    db.session.add(table)
+    return table, token
+
+
+def _is_hash(value: Any) -> bool:
+    return (
+        isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+    )
+
+
+def _time(value: datetime | None) -> str | None:
+    """Return a stored time as ISO 8601 text in UTC."""
+    if value is None:
+        return None
+    if value.tzinfo is None:  # SQLite hands back naive times; they were stored as UTC
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC).isoformat()
+
+
+def _parse_time(value: Any, where: str) -> datetime | None:
+    """Return an ISO 8601 time from the file (None when absent), or refuse it."""
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        parsed = None
+    if parsed is None:
+        raise ImportRefused(f"{where} must be a time written like 2026-11-30T18:00:00+00:00.")
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)

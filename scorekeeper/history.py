@@ -1,0 +1,293 @@
+"""Tables and their archive: the groups that play together, their regulars and past games.
+
+The service layer under the table pages and ``/api/v1/tables``: it checks input, stores,
+and answers queries whose count does not grow with the number of games.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import math
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import case, exists, func, select, update
+from sqlalchemy.orm import selectinload
+
+from scorekeeper import engine, store
+from scorekeeper.extensions import db
+from scorekeeper.models import CardTable, DealSeat, Game, Player, TablePlayer
+
+TABLE_NAME_MAX = 80
+PLAYER_NAME_MAX = 40
+PER_PAGE = 20
+OUTCOMES = ("in_progress", "won", "shared", "drawn")
+
+
+class MergeRefused(ValueError):
+    """Two names cannot be one person: they sat at the same game."""
+
+
+@dataclass(frozen=True)
+class ArchivePage:
+    """One page of a table's games, newest first, with what the filters matched."""
+
+    games: list[dict[str, Any]]
+    """Game summaries: id, date, ruleset, players with scores, winners, status."""
+    total: int
+    """How many games match the filters."""
+    page: int
+    """This page's number, from 1."""
+    per_page: int
+
+    @property
+    def pages(self) -> int:
+        """Return how many pages the matching games fill (at least 1)."""
+        return max(1, math.ceil(self.total / self.per_page))
+
+
+def name_key(name: str) -> str:
+    """Return the form of a name that identifies a player within a table."""
+    return name.strip().casefold()
+
+
+# ---------------------------------------------------------------- tables
+
+
+def create_table(name: object, players: object = None) -> tuple[CardTable, str]:
+    """Store a new table (with optional regulars) and return it with its edit token.
+
+    Raises WrongType or RuleViolation naming ``name`` or ``players``.
+    """
+    table, token = new_table_object(name, players)
+    db.session.add(table)
+    _commit()
+    return table, token
+
+
+def new_table_object(name: object, players: object = None) -> tuple[CardTable, str]:
+    """Return a checked, unsaved table with its regulars, and its new edit token."""
+    wrong = {}
+    if not isinstance(name, str):
+        wrong["name"] = ["The table's name must be a string."]
+    if players is not None and (
+        not isinstance(players, list) or not all(isinstance(p, str) for p in players)
+    ):
+        wrong["players"] = ["Players must be a list of names."]
+    if wrong:
+        raise engine.WrongType(wrong)
+    problems: dict[str, list[str]] = {}
+    name = name.strip()
+    if not 1 <= len(name) <= TABLE_NAME_MAX:
+        problems["name"] = [f"Give the table a name of 1 to {TABLE_NAME_MAX} characters."]
+    names = [p.strip() for p in players or [] if p.strip()]
+    for player in names:
+        if len(player) > PLAYER_NAME_MAX:
+            problems.setdefault("players", []).append(
+                f"{player[:20]}… is too long: names have at most {PLAYER_NAME_MAX} characters."
+            )
+    if problems:
+        raise engine.RuleViolation(problems)
+    token = secrets.token_urlsafe(32)
+    table = CardTable(id=secrets.token_urlsafe(16), name=name, edit_token_hash=_hash(token))
+    seen = set()
+    for player in names:
+        if name_key(player) not in seen:
+            seen.add(name_key(player))
+            table.players.append(TablePlayer(name=player, key=name_key(player)))
+    return table, token
+
+
+def get_table(table_id: str) -> CardTable | None:
+    """Return the table with its regulars, or None."""
+    query = (
+        select(CardTable).where(CardTable.id == table_id).options(selectinload(CardTable.players))
+    )
+    return db.session.scalars(query).first()
+
+
+def check_table_token(table: CardTable, token: str | None) -> bool:
+    """Return whether the token is this table's edit token (compared in constant time)."""
+    if not token:
+        return False
+    return hmac.compare_digest(_hash(token), table.edit_token_hash)
+
+
+def table_document(table: CardTable) -> dict[str, Any]:
+    """Return the API's table document: name and regulars with games played and won."""
+    counts = player_counts(table)
+    return {
+        "id": table.id,
+        "name": table.name,
+        "created_at": table.created_at.isoformat(),
+        "games": sum_games(table),
+        "players": [
+            {"id": p.id, "name": p.name, **counts.get(p.id, {"games": 0, "won": 0})}
+            for p in regulars(table, counts)
+        ],
+    }
+
+
+def player_counts(table: CardTable) -> dict[int, dict[str, int]]:
+    """Return each regular's games played and won at this table (one query)."""
+    query = (
+        select(
+            Player.table_player_id,
+            func.count(),
+            func.coalesce(func.sum(case((Player.won, 1), else_=0)), 0),
+        )
+        .join(Game, Game.id == Player.game_id)
+        .where(Game.table_id == table.id, Player.table_player_id.is_not(None))
+        .group_by(Player.table_player_id)
+    )
+    return {pid: {"games": n, "won": int(w)} for pid, n, w in db.session.execute(query)}
+
+
+def sum_games(table: CardTable) -> int:
+    """Return how many games were played at the table."""
+    return db.session.scalar(select(func.count()).where(Game.table_id == table.id)) or 0
+
+
+def regulars(table: CardTable, counts: dict[int, dict[str, int]] | None = None) -> list:
+    """Return the table's players, who played most first, then by name."""
+    counts = player_counts(table) if counts is None else counts
+    return sorted(
+        table.players,
+        key=lambda p: (-counts.get(p.id, {"games": 0})["games"], p.key),
+    )
+
+
+# ---------------------------------------------------------------- games at a table
+
+
+def start_game(table: CardTable, **settings: Any) -> tuple[Game, str]:
+    """Create a game at the table (the engine checks the setup) and link its players."""
+    game, token = store.create_game(**settings)
+    attach_game(table, game)
+    return game, token
+
+
+def attach_game(table: CardTable, game: Game) -> None:
+    """Put a game at the table, each seat linked to a regular by name (new names added)."""
+    known = {p.key: p for p in table.players}
+    for player in game.players:
+        regular = known.get(name_key(player.name))
+        if regular is None:
+            regular = TablePlayer(name=player.name, key=name_key(player.name))
+            table.players.append(regular)
+            known[regular.key] = regular
+    db.session.flush()  # new regulars get their ids
+    for player in game.players:
+        player.table_player_id = known[name_key(player.name)].id
+    game.table_id = table.id
+    _commit()
+
+
+def merge_players(table: CardTable, source_id: int, target_id: int) -> TablePlayer:
+    """Make two spellings one person: the source's games and records move to the target.
+
+    Raises LookupError if either is not a regular of this table, MergeRefused if both
+    sat at one game.
+    """
+    by_id = {p.id: p for p in table.players}
+    source, target = by_id.get(source_id), by_id.get(target_id)
+    if source is None or target is None:
+        raise LookupError("Both players must be regulars of this table.")
+    if source is target:
+        raise MergeRefused("Choose two different names to merge.")
+    a, b = Player.__table__.alias("a"), Player.__table__.alias("b")
+    together = select(a.c.game_id).where(
+        a.c.table_player_id == source.id,
+        exists().where(b.c.game_id == a.c.game_id, b.c.table_player_id == target.id),
+    )
+    if db.session.execute(together.limit(1)).first() is not None:
+        raise MergeRefused(
+            f"{source.name} and {target.name} played in the same game, "
+            "so they are two different people."
+        )
+    db.session.execute(
+        update(Player)
+        .where(Player.table_player_id == source.id)
+        .values(table_player_id=target.id)
+        .execution_options(synchronize_session=False)
+    )
+    db.session.execute(
+        update(DealSeat)
+        .where(DealSeat.table_player_id == source.id)
+        .values(table_player_id=target.id)
+        .execution_options(synchronize_session=False)
+    )
+    table.players.remove(source)
+    db.session.delete(source)
+    _commit()
+    return target
+
+
+# ---------------------------------------------------------------- the archive
+
+
+def archive(
+    table: CardTable,
+    *,
+    page: int = 1,
+    per_page: int = PER_PAGE,
+    player: int | None = None,
+    ruleset: str | None = None,
+    outcome: str | None = None,
+) -> ArchivePage:
+    """Return one page of the table's games, newest first, filtered; three queries."""
+    where = [Game.table_id == table.id]
+    if player is not None:
+        where.append(exists().where(Player.game_id == Game.id, Player.table_player_id == player))
+    if ruleset:
+        where.append(Game.ruleset == ruleset)
+    if outcome:
+        where.append(Game.status == outcome)
+    total = db.session.scalar(select(func.count()).select_from(Game).where(*where)) or 0
+    page = max(1, min(page, max(1, math.ceil(total / per_page))))
+    query = (
+        select(Game)
+        .where(*where)
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .limit(per_page)
+        .offset((page - 1) * per_page)
+        .options(selectinload(Game.players))
+    )
+    games = [game_summary(game) for game in db.session.scalars(query)]
+    return ArchivePage(games, total, page, per_page)
+
+
+def game_summary(game: Game) -> dict[str, Any]:
+    """Return a game's row in the archive, from the state cached on the game."""
+    names = [p.name for p in game.players]
+    return {
+        "id": game.id,
+        "created_at": game.created_at.isoformat(),
+        "ruleset": game.ruleset,
+        "target": game.target,
+        "deal_count": game.deal_count,
+        "status": game.status,
+        "decided_by": game.decided_by,
+        "winners": list(game.winners),
+        "winner_names": [names[seat] for seat in game.winners],
+        "players": [
+            {"seat": p.seat, "name": p.name, "score": game.scores[p.seat]} for p in game.players
+        ],
+    }
+
+
+# ---------------------------------------------------------------- internals
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _commit() -> None:
+    try:
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
