@@ -28,6 +28,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
 from markupsafe import Markup
 from werkzeug.http import quote_etag
 
@@ -324,3 +325,4 @@ def _load(game_id, deals=True):
 
 bp.register_error_handler(403, games.forbidden)
 bp.register_error_handler(404, games.not_found)
+bp.register_error_handler(CSRFError, games.csrf_error)
