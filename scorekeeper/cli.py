@@ -5,6 +5,7 @@ from pathlib import Path
 
 import click
 from flask import Flask
+from flask.cli import with_appcontext
 
 from scorekeeper import exchange, history, store
 
@@ -16,6 +17,7 @@ def init_app(app: Flask) -> None:
 
 
 @click.command("export")
+@with_appcontext
 @click.option("--table", "table_id", help="Export this table and all its games.")
 @click.option("--game", "game_id", help="Export this one game.")
 @click.option(
@@ -67,6 +69,7 @@ def export_command(table_id, game_id, everything, output, as_csv, with_secrets):
 
 
 @click.command("import")
+@with_appcontext
 @click.argument("source", type=click.File("rb"))
 @click.option(
     "--copy",
