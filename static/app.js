@@ -76,6 +76,15 @@
 
   document.addEventListener("DOMContentLoaded", function () { setUp(document); });
 
+  /* A live answer that arrives after this page replaced the scoreboard itself (its own
+     save) is older than what is shown: drop it, out-of-band parts included. */
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (source && source.hasAttribute && source.hasAttribute("data-live") && !source.isConnected) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
   /* After htmx swapped in the game: show the new scores, or the first message to fix. */
   document.addEventListener("htmx:afterSettle", function (event) {
     /* A live update from another phone must not move this reader's page. */

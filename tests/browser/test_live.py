@@ -1,0 +1,140 @@
+"""Phones at one table: the edit link's deals show up live on the view link's page."""
+
+import json
+import re
+import time
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import PHONE
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed"]
+DEAL_1 = [
+    ("Bidder", "Bob"), ("Bid", "4"), ("Trump", "hearts"), ("Rank", "K"), ("Suit", "hearts"),
+    ("Partner", "Di"), ("High", "Di"), ("Low", "Ann"), ("Jack", "Bob"), ("Off-jack", "Cy"),
+    ("Joker", "Bob"), ("Game", "Bidders"),
+]  # fmt: skip
+DEAL_1_API = {
+    "bidder": 1, "bid": 4, "trump": "H", "called_card": "KH", "partner": 3,
+    "high": 3, "low": 0, "jack": 1, "off_jack": 2, "joker": 1, "game": "bidders",
+}  # fmt: skip
+LIVE_WITHIN = 3.0  # seconds, as the issue asks
+
+
+def api(live_server, path, body, token=None):
+    """Call the JSON API of the served app; return the decoded answer."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(
+        live_server + path, data=json.dumps(body).encode(), headers=headers, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.load(response)
+
+
+def new_game(live_server):
+    return api(
+        live_server,
+        "/api/v1/games",
+        {"ruleset": "five-handed-schmier", "players": PLAYERS, "first_dealer": 0},
+    )
+
+
+def tap(page, choices):
+    for legend, option in choices:
+        group = page.get_by_role("group", name=legend, exact=True)
+        group.get_by_role("radio", name=option, exact=True).click()
+
+
+def scores(page):
+    return page.locator("#scoreboard .score-row .score").all_inner_texts()
+
+
+def csrf_token(page):
+    return json.loads(page.locator("body").get_attribute("hx-headers"))["X-CSRFToken"]
+
+
+@pytest.fixture
+def phones(browser):
+    """Two phones with separate cookies; closed after the test."""
+    contexts = [browser.new_context(viewport=PHONE) for _ in range(2)]
+    yield [context.new_page() for context in contexts]
+    for context in contexts:
+        context.close()
+
+
+def test_deal_saved_with_the_edit_link_appears_on_the_view_link_within_3_seconds(
+    phones, live_server
+):
+    editor, viewer = phones
+    game = new_game(live_server)
+    game_url = f"{live_server}/games/{game['id']}"
+
+    viewer.goto(game_url)
+    viewer.evaluate("window.__samePage = true")
+    polls = []
+    viewer.on("response", lambda r: polls.append(r.status) if r.url.endswith("/live") else None)
+
+    editor.goto(f"{game_url}/edit/{game['edit_token']}")
+    assert editor.url == game_url  # the token left the address bar
+    expect(editor.get_by_role("region", name="Share this game")).to_contain_text("Edit link")
+    tap(editor, DEAL_1)
+    editor.get_by_role("button", name="Save deal").click()
+    started = time.monotonic()
+    expect(viewer.locator("#scoreboard")).to_contain_text(
+        "After deal 1", timeout=LIVE_WITHIN * 1000
+    )
+    elapsed = time.monotonic() - started
+    print(f"\ndeal 1 appeared on the view phone {elapsed:.2f} s after Save")
+    assert elapsed < LIVE_WITHIN
+    assert viewer.evaluate("window.__samePage === true"), "the view phone reloaded"
+    expect(editor.locator("#scoreboard")).to_contain_text("After deal 1")
+    assert scores(viewer) == scores(editor) == ["2", "4", "2", "4", "2"]
+    expect(viewer.locator("#history")).to_contain_text("Deal 1")
+    expect(viewer.locator("#change-log")).to_contain_text("Deal 1 entered")
+    assert 200 in polls and 304 in polls, polls
+
+    # The view phone has no way to change anything …
+    assert viewer.locator("form").count() == 0
+    assert viewer.get_by_role("button").count() == 0
+    assert viewer.get_by_role("link", name=re.compile("Correct|Undo|Edit link")).count() == 0
+    assert game["edit_token"] not in viewer.content()
+    # … and a forged post from it, CSRF token and all, is refused.
+    forged = viewer.request.post(
+        f"{game_url}/deals",
+        form={"csrf_token": csrf_token(viewer), "number": "2", "thrown_in": "1"},
+    )
+    assert forged.status == 403
+    assert viewer.request.post(f"{game_url}/edit-link", form={}).status == 400
+    viewer.wait_for_timeout(2500)
+    assert scores(viewer) == ["2", "4", "2", "4", "2"]
+    expect(viewer.locator("#history")).not_to_contain_text("Deal 2")
+
+
+def test_phone_entering_the_same_deal_keeps_its_taps_and_is_told(phones, live_server):
+    editor, _ = phones
+    game = new_game(live_server)
+    game_url = f"{live_server}/games/{game['id']}"
+    editor.goto(f"{game_url}/edit/{game['edit_token']}")
+    tap(editor, DEAL_1[:6])
+    position = editor.evaluate("window.scrollY")
+
+    # Another phone saves deal 1 first; the live update must not touch what is typed here.
+    api(live_server, f"/api/v1/games/{game['id']}/deals", DEAL_1_API, game["edit_token"])
+    expect(editor.locator("#scoreboard")).to_contain_text("After deal 1", timeout=3000)
+    assert editor.evaluate("window.scrollY") == position
+    bidder = editor.get_by_role("group", name="Bidder", exact=True)
+    expect(bidder.get_by_role("radio", name="Bob", exact=True)).to_be_checked()
+
+    tap(editor, DEAL_1[6:])
+    editor.get_by_role("button", name="Save deal").click()
+    expect(editor.locator(".form-errors")).to_contain_text("Deal 1 was just saved by someone else")
+    expect(bidder.get_by_role("radio", name="Bob", exact=True)).to_be_checked()
+    joker = editor.get_by_role("group", name="Joker", exact=True)
+    expect(joker.get_by_role("radio", name="Bob", exact=True)).to_be_checked()
+    expect(editor.locator("#deal-1")).to_be_visible()
