@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import make_url, text
+from sqlalchemy import make_url
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -26,7 +26,6 @@ POSTGRES_URL = os.environ.get(
     "SCOREKEEPER_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )
 BOTH = ("sqlite", "postgresql")
-TABLES = ("changes", "deals", "players", "games")  # children first
 
 FIVE = ["Ann", "Bob", "Cy", "Di", "Ed"]
 
@@ -117,14 +116,14 @@ def database(backend: str, tmp_path_factory) -> Iterator[str]:
 
 
 def empty_tables(database_url: str) -> None:
-    """Delete every row the app stores, keeping the schema."""
+    """Delete every row the app stores (children first), keeping the schema."""
     from sqlalchemy import create_engine
 
     engine = create_engine(database_url)
     try:
         with engine.begin() as connection:
-            for table in TABLES:
-                connection.execute(text(f"DELETE FROM {table}"))
+            for table in reversed(db.metadata.sorted_tables):
+                connection.execute(table.delete())
     finally:
         engine.dispose()
 
