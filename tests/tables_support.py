@@ -75,14 +75,16 @@ def play(client, game, entries) -> None:
         assert response.status_code == 201, response.get_json()
 
 
-def play_random_games(client, table, count, seed=7, players=("Ann", "Bob", "Cy", "Di", "Ed")):
+def play_random_games(
+    client, table, count, seed=7, players=("Ann", "Bob", "Cy", "Di", "Ed"), most=60
+):
     """Play `count` random valid games at the table through the API; return their documents."""
     rng = random.Random(seed)
     games = []
     for _ in range(count):
         names = list(players)
         rng.shuffle(names)
-        generated = random_game(rng, players=names)
+        generated = random_game(rng, players=names, most=most)
         game = start_game(client, table, names, first_dealer=generated.setup["first_dealer"])
         play(client, game, generated.entries)
         games.append(game)

@@ -6,15 +6,12 @@ from tables_support import (
     MADE_WITH_PARTNER,
     SET_ALONE,
     bearer,
-    count_queries,
     create_table,
     empty_history_tables,
     play,
     play_random_games,
     start_game,
 )
-
-from scorekeeper.extensions import db
 
 BACKENDS = BOTH
 
@@ -171,17 +168,3 @@ def test_merging_two_people_who_sat_at_one_game_is_refused(client):
     )
     assert response.status_code == 409
     assert "same game" in response.get_json()["error"]["message"]
-
-
-def test_archive_costs_the_same_queries_for_3_and_30_games(app, client):
-    table = create_table(client)
-    play_random_games(client, table, 3, seed=1)
-    url = f"/api/v1/tables/{table['id']}/games"
-    with app.app_context():
-        engine = db.engine
-    with count_queries(engine) as few:
-        assert client.get(url).status_code == 200
-    play_random_games(client, table, 27, seed=2)
-    with count_queries(engine) as many:
-        assert client.get(url).status_code == 200
-    assert len(few) == len(many) <= 6

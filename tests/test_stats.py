@@ -1,0 +1,151 @@
+"""Statistics per player at a table, aggregated in SQL from the per-seat deal records."""
+
+import pytest
+from conftest import BOTH
+from sqlalchemy import select
+from tables_support import (
+    MADE_WITH_PARTNER,
+    SET_ALONE,
+    THROWN_IN,
+    bearer,
+    count_queries,
+    create_table,
+    empty_history_tables,
+    play,
+    play_random_games,
+    start_game,
+)
+
+from scorekeeper.extensions import db
+from scorekeeper.models import DealSeat
+
+BACKENDS = BOTH
+
+# Bob bids 6 with Di and takes everything, four times: Bob and Di reach 24, the others 0.
+SWEEP = {
+    "bidder": 1, "bid": 6, "trump": "C", "called_card": "QC", "partner": 3,
+    "high": 1, "low": 3, "jack": 1, "off_jack": 3, "joker": 1, "game": "bidders",
+}  # fmt: skip
+
+
+@pytest.fixture
+def app(app, database):
+    """The shared app, with the tables this area adds emptied too."""
+    empty_history_tables(database)
+    return app
+
+
+def stats_of(client, table):
+    response = client.get(f"/api/v1/tables/{table['id']}/stats")
+    assert response.status_code == 200
+    return {p["name"]: p for p in response.get_json()["players"]}, response.get_json()["endings"]
+
+
+def seats(app, game_id):
+    with app.app_context():
+        rows = db.session.execute(
+            select(DealSeat.number, DealSeat.seat, DealSeat.role, DealSeat.delta)
+            .where(DealSeat.game_id == game_id)
+            .order_by(DealSeat.number, DealSeat.seat)
+        ).all()
+    return [tuple(r) for r in rows]
+
+
+def test_bids_partners_alone_and_points_per_deal(client):
+    table = create_table(client)
+    game = start_game(client, table)
+    play(client, game, [MADE_WITH_PARTNER, THROWN_IN, SET_ALONE])
+    players, _ = stats_of(client, table)
+    ann, bob, di = players["Ann"], players["Bob"], players["Di"]
+    assert bob["bids"]["4"] == {"made": 1, "set": 0} and bob["bids_made"] == 1
+    assert ann["bids"]["5"] == {"made": 0, "set": 1} and ann["bids_set"] == 1
+    assert ann["alone"] == {"played": 1, "made": 0, "set": 1}
+    assert di["partner"] == {"called": 1, "made": 1, "set": 0, "points": 4}
+    # Thrown-in deals are not deals played: Ann had +2 then -5 in two deals.
+    assert ann["deals"] == 2 and ann["points"] == -3 and ann["points_per_deal"] == -1.5
+    assert ann["games"] == 1 and ann["won"] == 0 and ann["win_rate"] is None
+
+
+def test_wins_streaks_and_how_games_were_decided(client):
+    table = create_table(client)
+    for _ in range(3):
+        game = start_game(client, table)
+        play(client, game, [SWEEP] * 4)
+    players, endings = stats_of(client, table)
+    bob = players["Bob"]
+    # Bob and Di tie at 24: the bidder wins.
+    assert bob["won"] == 3 and bob["win_rate"] == 1 and bob["longest_streak"] == 3
+    assert bob["wins_by"] == {"bidder": 3}
+    assert players["Di"]["won"] == 0 and players["Di"]["longest_streak"] == 0
+    assert endings == {"bidder": 3}
+
+
+def test_streak_counts_consecutive_wins_only(client):
+    table = create_table(client)
+    for bidder in (1, 1, 2, 1, 1, 1):
+        game = start_game(client, table)
+        play(client, game, [dict(SWEEP, bidder=bidder, high=bidder, jack=bidder, joker=bidder)] * 4)
+    players, _ = stats_of(client, table)
+    assert players["Bob"]["won"] == 5 and players["Bob"]["longest_streak"] == 3
+    assert players["Cy"]["longest_streak"] == 1
+
+
+def test_records_follow_corrections_and_undo(app, client):
+    table = create_table(client)
+    game = start_game(client, table)
+    play(client, game, [MADE_WITH_PARTNER, SET_ALONE])
+    assert seats(app, game["id"])[1] == (1, 1, "bidder", 4)
+    # Deal 1 becomes thrown in: its rows change, deal 2's rows follow.
+    response = client.put(
+        f"/api/v1/games/{game['id']}/deals/1", json=THROWN_IN, headers=bearer(game["edit_token"])
+    )
+    assert response.status_code == 200, response.get_json()
+    rows = seats(app, game["id"])
+    assert [r[2] for r in rows[:5]] == ["none"] * 5
+    assert rows[5] == (2, 0, "bidder", -5)
+    response = client.delete(
+        f"/api/v1/games/{game['id']}/deals/2", headers=bearer(game["edit_token"])
+    )
+    assert response.status_code == 204
+    assert len(seats(app, game["id"])) == 5
+    players, _ = stats_of(client, table)
+    assert players["Ann"]["deals"] == 0 and players["Ann"]["bids_set"] == 0
+
+
+def test_games_without_a_table_still_get_records(app, client, api):
+    game = api.create()
+    api.add(game, MADE_WITH_PARTNER)
+    assert [r[3] for r in seats(app, game["id"])] == [2, 4, 2, 4, 2]
+
+
+PAGES = (
+    "/tables/{id}",
+    "/tables/{id}?player={player}&page=2",
+    "/tables/{id}/stats",
+    "/tables/{id}/players/{player}",
+    "/api/v1/tables/{id}",
+    "/api/v1/tables/{id}/stats",
+    "/api/v1/tables/{id}/games",
+)
+
+
+def test_pages_cost_the_same_queries_for_3_and_30_games(app, client):
+    table = create_table(client)
+    play_random_games(client, table, 3, seed=3, most=4)
+    player = client.get(f"/api/v1/tables/{table['id']}").get_json()["players"][0]["id"]
+    urls = [page.format(id=table["id"], player=player) for page in PAGES]
+    with app.app_context():
+        engine = db.engine
+
+    def costs():
+        counts = []
+        for url in urls:
+            with count_queries(engine) as statements:
+                assert client.get(url).status_code == 200, url
+            counts.append(len(statements))
+        return counts
+
+    few = costs()
+    play_random_games(client, table, 27, seed=4, most=4)
+    assert costs() == few
+    assert max(few) <= 10
