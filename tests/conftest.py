@@ -195,3 +195,23 @@ class Api:
 def api(client) -> Api:
     """Return a JSON API helper over the test client."""
     return Api(client)
+
+
+@pytest.fixture
+def empty_database(backend: str, tmp_path) -> Iterator[str]:
+    """Yield the URL of a brand-new database without any schema; drop it afterwards."""
+    if backend == "sqlite":
+        yield f"sqlite:///{tmp_path / 'empty.sqlite'}"
+        return
+
+    import psycopg
+
+    server = postgres_or_skip()
+    name = f"sk_test_empty_{secrets.token_hex(6)}"
+    with psycopg.connect(_libpq(server), autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield make_url(server).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(_libpq(server), autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
