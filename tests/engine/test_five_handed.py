@@ -256,6 +256,12 @@ REFUSED = [
         deal(game_points={"bidders": -1, "opponents": 18}), {}, {"game_points"}, id="count-below-0"
     ),
     pytest.param(
+        deal(high=1, off_jack=3, game_points={"bidders": 7, "opponents": -1}),
+        {},
+        {"game_points"},
+        id="count-below-0-for-a-side-with-only-low",
+    ),
+    pytest.param(
         deal(game_points={"bidders": 42, "opponents": 40}),
         {},
         {"game_points"},
@@ -779,6 +785,42 @@ def last_deal(bidder: int | None, partner: int | None) -> DealResult:
             None,
             ("won", (1,), "bidder"),
             id="tie-bidder-and-partner-bidder-wins",
+        ),
+        pytest.param(
+            (22, 22, 21, 0, 0),
+            2,
+            3,
+            {},
+            None,
+            ("in_progress", (), None),
+            id="tie-above-a-bidder-who-reached-less",
+        ),
+        pytest.param(
+            (22, 22, 0, 21, 0),
+            2,
+            3,
+            {},
+            None,
+            ("in_progress", (), None),
+            id="tie-above-a-partner-who-reached-less",
+        ),
+        pytest.param(
+            (22, 22, 21, 0, 0),
+            2,
+            3,
+            {"unresolved_tie": "shared"},
+            None,
+            ("shared", (0, 1), "shared"),
+            id="shared-only-by-the-tied-leaders",
+        ),
+        pytest.param(
+            (0, 0, 0, 25, 21),
+            4,
+            0,
+            {},
+            None,
+            ("won", (3,), "highest"),
+            id="highest-beats-a-bidder-who-reached-less",
         ),
         pytest.param(
             (22, 0, 22, 0, 0), 1, 2, {}, None, ("won", (2,), "partner"), id="tie-partner-among"
