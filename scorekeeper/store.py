@@ -171,7 +171,7 @@ def create_game(
     )
     token = _new_token()
     game = Game(
-        id=secrets.token_urlsafe(16),
+        id=_new_id(),
         ruleset=config.ruleset.id,
         target=config.target,
         first_dealer=config.first_dealer,
@@ -404,6 +404,17 @@ def _last_deals(game: Game, count: int) -> list[Deal]:
         return list(reversed(game.deals[-count:]))
     query = select(Deal).where(Deal.game_id == game.id).order_by(Deal.number.desc()).limit(count)
     return list(db.session.scalars(query))
+
+
+def _new_id() -> str:
+    """Return an unguessable game id (over 128 bits) that does not start with - or _.
+
+    A leading dash would read as an option on command lines (`flask … <id>`).
+    """
+    while True:
+        game_id = secrets.token_urlsafe(17)
+        if game_id[0].isalnum():
+            return game_id
 
 
 def _new_token() -> str:
