@@ -118,6 +118,29 @@ def test_apply_deal_accepts_entry_the_rules_allow(raw, house_rules, bidders):
     assert result(state, raw).bidders == bidders
 
 
+SUITED = [
+    f"{rank}{suit}"
+    for rank in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
+    for suit in ("S", "H", "D", "C")
+]
+
+
+@pytest.mark.parametrize("card", [pytest.param(card, id=card) for card in SUITED])
+def test_apply_deal_accepts_each_of_the_44_suited_cards_as_called_card(card):
+    done = result(start(), deal(called_card=card, high=3, low=3))
+    assert done.called_card == card
+    assert done.bidders == (1, 3)
+
+
+@pytest.mark.parametrize(
+    "card", [pytest.param(f"{rank}{suit}", id=f"{rank}{suit}") for rank in "23" for suit in "SHDC"]
+)
+@pytest.mark.parametrize("partner", [3, None], ids=["with-partner", "out-of-play"])
+def test_apply_deal_refuses_a_2_or_3_as_called_card(card, partner):
+    violation = refusal(start(), deal(called_card=card, partner=partner))
+    assert set(violation.problems) == {"called_card"}
+
+
 def test_apply_deal_fills_bidder_and_bid_in_from_the_auction():
     done = result(start(), deal(bidder=None, bid=None, auction=[None, 3, None, 5, None]))
     assert (done.bidder, done.bid) == (4, 5)

@@ -151,7 +151,6 @@ def test_game_config_create_accepts_a_valid_table(changes, check):
         pytest.param(
             {"house_rules": {"unresolved_tie": "share"}}, {"house_rules"}, id="unknown-value"
         ),
-        pytest.param({"house_rules": {"unresolved_tie": None}}, {"house_rules"}, id="null-value"),
         pytest.param({"ruleset": "schmier"}, {"ruleset"}, id="unknown-ruleset"),
         pytest.param(
             {
