@@ -107,7 +107,7 @@ def test_new_game_with_a_repeated_name_is_refused_with_422(client):
         data={"csrf_token": csrf_token(page.text), **NEW_GAME, **names},
     )
     assert response.status_code == 422
-    assert "appears more than once" in response.text
+    assert "are the same name" in response.text
 
 
 def test_archive_rows_show_date_players_winner_and_scores_and_filter_without_js(client):

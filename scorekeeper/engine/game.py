@@ -1,5 +1,6 @@
 """Games as immutable state: set up, apply a deal, resume, correct, explain."""
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,6 +61,13 @@ class GameConfig:
         house_rules: object = None,
     ) -> "GameConfig":
         """Return a checked configuration, or raise WrongType / RuleViolation naming fields."""
+        missing = {}
+        if ruleset is None:
+            missing["ruleset"] = ["Choose a ruleset, such as 'five-handed-schmier'."]
+        if players is None:
+            missing["players"] = ["Give the players' names in seat order."]
+        if missing:
+            raise RuleViolation(missing)
         wrong = {}
         if not isinstance(ruleset, str):
             wrong["ruleset"] = ["The ruleset must be a string such as 'five-handed-schmier'."]
@@ -93,12 +101,12 @@ class GameConfig:
                     f"The name in seat {seat} must be 1 to {NAME_MAX} characters."
                 )
         folded = [name.casefold() for name in names]
-        duplicates = sorted({n for n, f in zip(names, folded, strict=True) if folded.count(f) > 1})
-        if duplicates:
+        for key in sorted({f for f in folded if folded.count(f) > 1}):
+            same = [n for n, f in zip(names, folded, strict=True) if f == key]
             problems.setdefault("players", []).append(
-                "Each player needs a different name; "
-                + ", ".join(duplicates)
-                + " appears more than once."
+                "Each player needs a different name, whatever the case: "
+                + " and ".join(same)
+                + " are the same name."
             )
         if count and not 0 <= first_dealer < count:
             problems["first_dealer"] = [f"The first dealer must be a seat from 0 to {count - 1}."]
@@ -114,7 +122,7 @@ class GameConfig:
                     f"{rules.name} has no house rule {name!r}."
                 )
             elif not any(value == v and type(value) is type(v) for v in rule.values):
-                allowed = ", ".join(repr(v) for v in rule.values)
+                allowed = " or ".join(json.dumps(v) for v in rule.values)
                 problems.setdefault("house_rules", []).append(
                     f"The house rule {name} takes one of {allowed}."
                 )
