@@ -253,8 +253,8 @@ def correct_deal(
                 n,
                 {
                     None: (
-                        f"After this correction the game ends at deal {n - 1} "
-                        f"({state.outcome.explanation}) so deal {n} could not have been played.",
+                        f"After this correction the game ends at deal {n - 1}: "
+                        f"{state.outcome.explanation} Deal {n} could not have been played.",
                     )
                 },
             )
