@@ -136,7 +136,7 @@ def test_apply_deal_accepts_each_of_the_44_suited_cards_as_called_card(card):
     "card", [pytest.param(f"{rank}{suit}", id=f"{rank}{suit}") for rank in "23" for suit in "SHDC"]
 )
 @pytest.mark.parametrize("partner", [3, None], ids=["with-partner", "out-of-play"])
-def test_apply_deal_refuses_a_2_or_3_as_called_card(card, partner):
+def test_apply_deal_rejects_a_2_or_3_as_called_card(card, partner):
     violation = refusal(start(), deal(called_card=card, partner=partner))
     assert set(violation.problems) == {"called_card"}
 
@@ -187,13 +187,30 @@ ALWAYS_IN_PLAY = [
     ("4D", "D", "four-of-trump-diamonds"),
 ]
 
-REFUSED = [
-    # bid range and seats at the table
+
+def assert_refused(raw: dict, house_rules: dict, fields: set[str]) -> None:
+    """Assert the entry is refused (422) naming exactly `fields`, in sentences."""
+    violation = refusal(start(**house_rules), raw)
+    assert type(violation) is RuleViolation
+    assert set(violation.problems) == fields
+    assert all(msg.endswith(".") for msgs in violation.problems.values() for msg in msgs)
+
+
+BID_RANGE = [
     pytest.param(deal(bid=2), {}, {"bid"}, id="bid-2"),
     pytest.param(deal(bid=7), {}, {"bid"}, id="bid-7"),
     pytest.param(deal(bid=0), {}, {"bid"}, id="bid-0"),
     pytest.param(deal(bid=-4), {}, {"bid"}, id="bid-negative"),
     pytest.param(deal(bid=None), {}, {"bid"}, id="bid-missing"),
+]
+
+
+@pytest.mark.parametrize(("raw", "house_rules", "fields"), BID_RANGE)
+def test_apply_deal_rejects_bid_outside_3_to_6(raw, house_rules, fields):
+    assert_refused(raw, house_rules, fields)
+
+
+SEATS = [
     pytest.param(deal(bidder=5), {}, {"bidder"}, id="bidder-seat-5"),
     pytest.param(deal(bidder=-1), {}, {"bidder"}, id="bidder-seat-negative"),
     pytest.param(deal(bidder=None), {}, {"bidder"}, id="bidder-missing"),
@@ -203,13 +220,29 @@ REFUSED = [
     pytest.param(deal(jack=7), {}, {"jack"}, id="jack-seat-7"),
     pytest.param(deal(off_jack=5), {}, {"off_jack"}, id="off-jack-seat-5"),
     pytest.param(deal(joker=99), {}, {"joker"}, id="joker-seat-99"),
-    # trump
+]
+
+
+@pytest.mark.parametrize(("raw", "house_rules", "fields"), SEATS)
+def test_apply_deal_rejects_seat_not_at_the_table(raw, house_rules, fields):
+    assert_refused(raw, house_rules, fields)
+
+
+TRUMPS = [
     pytest.param(deal(trump="X"), {}, {"trump"}, id="trump-X"),
     pytest.param(deal(trump="h"), {}, {"trump"}, id="trump-lower-case"),
     pytest.param(deal(trump="HEARTS"), {}, {"trump"}, id="trump-spelled-out"),
     pytest.param(deal(trump=""), {}, {"trump"}, id="trump-empty"),
     pytest.param(deal(trump=None), {}, {"trump"}, id="trump-missing"),
-    # callable cards
+]
+
+
+@pytest.mark.parametrize(("raw", "house_rules", "fields"), TRUMPS)
+def test_apply_deal_rejects_trump_that_is_not_a_suit(raw, house_rules, fields):
+    assert_refused(raw, house_rules, fields)
+
+
+UNCALLABLE = [
     pytest.param(deal(called_card="2H"), {}, {"called_card"}, id="called-2H-not-in-deck"),
     pytest.param(deal(called_card="3S"), {}, {"called_card"}, id="called-3S-not-in-deck"),
     pytest.param(deal(called_card="JOKER"), {}, {"called_card"}, id="joker-not-callable"),
@@ -224,12 +257,38 @@ REFUSED = [
     pytest.param(deal(called_card="kh"), {}, {"called_card"}, id="called-lower-case"),
     pytest.param(deal(called_card="10"), {}, {"called_card"}, id="called-no-suit"),
     pytest.param(deal(called_card=""), {}, {"called_card"}, id="called-empty"),
-    # partner consistency
+]
+
+
+@pytest.mark.parametrize(("raw", "house_rules", "fields"), UNCALLABLE)
+def test_apply_deal_rejects_called_card_not_callable_in_this_deck(raw, house_rules, fields):
+    assert_refused(raw, house_rules, fields)
+
+
+PARTNER_IS_BIDDER = [
     pytest.param(deal(partner=1), {}, {"partner"}, id="partner-equals-bidder"),
     pytest.param(
         deal(partner=1, called_card=None), {}, {"partner"}, id="partner-equals-bidder-no-call"
     ),
+]
+
+
+@pytest.mark.parametrize(("raw", "house_rules", "fields"), PARTNER_IS_BIDDER)
+def test_apply_deal_rejects_partner_equal_to_bidder(raw, house_rules, fields):
+    assert_refused(raw, house_rules, fields)
+
+
+PARTNER_UNCALLED = [
     pytest.param(deal(called_card=None), {}, {"partner"}, id="partner-without-called-card"),
+]
+
+
+@pytest.mark.parametrize(("raw", "house_rules", "fields"), PARTNER_UNCALLED)
+def test_apply_deal_rejects_partner_without_a_called_card(raw, house_rules, fields):
+    assert_refused(raw, house_rules, fields)
+
+
+ALWAYS_CALLED_ALONE = [
     *[
         pytest.param(
             deal(trump=trump, called_card=card, partner=None),
@@ -245,6 +304,15 @@ REFUSED = [
         {"partner"},
         id="callable-joker-called-no-partner",
     ),
+]
+
+
+@pytest.mark.parametrize(("raw", "house_rules", "fields"), ALWAYS_CALLED_ALONE)
+def test_apply_deal_rejects_always_in_play_trump_called_with_no_partner(raw, house_rules, fields):
+    assert_refused(raw, house_rules, fields)
+
+
+ACE_HIGH_ELSEWHERE = [
     pytest.param(
         deal(called_card="AH", high=0), {}, {"high"}, id="ace-of-trump-called-high-to-opponent"
     ),
@@ -254,6 +322,15 @@ REFUSED = [
     pytest.param(
         deal(trump="C", called_card="AC", high=4), {}, {"high"}, id="ace-of-clubs-trump-high-4"
     ),
+]
+
+
+@pytest.mark.parametrize(("raw", "house_rules", "fields"), ACE_HIGH_ELSEWHERE)
+def test_apply_deal_rejects_called_ace_of_trump_with_high_elsewhere(raw, house_rules, fields):
+    assert_refused(raw, house_rules, fields)
+
+
+FOUR_LOW_ELSEWHERE = [
     pytest.param(
         deal(called_card="4H", low=0), {}, {"low"}, id="four-of-trump-called-low-to-opponent"
     ),
@@ -263,18 +340,44 @@ REFUSED = [
     pytest.param(
         deal(trump="D", called_card="4D", low=2), {}, {"low"}, id="four-of-diamonds-trump-low-2"
     ),
-    # every point must be awarded
+]
+
+
+@pytest.mark.parametrize(("raw", "house_rules", "fields"), FOUR_LOW_ELSEWHERE)
+def test_apply_deal_rejects_called_4_of_trump_with_low_elsewhere(raw, house_rules, fields):
+    assert_refused(raw, house_rules, fields)
+
+
+POINT_MISSING = [
     pytest.param(deal(high=None), {}, {"high"}, id="high-not-awarded"),
     pytest.param(deal(low=None), {}, {"low"}, id="low-not-awarded"),
     pytest.param(deal(jack=None), {}, {"jack"}, id="jack-not-awarded"),
     pytest.param(deal(off_jack=None), {}, {"off_jack"}, id="off-jack-not-awarded"),
     pytest.param(deal(joker=None), {}, {"joker"}, id="joker-not-awarded"),
-    # Game: exactly one of game / game_points
+]
+
+
+@pytest.mark.parametrize(("raw", "house_rules", "fields"), POINT_MISSING)
+def test_apply_deal_rejects_a_point_not_awarded(raw, house_rules, fields):
+    assert_refused(raw, house_rules, fields)
+
+
+GAME_FORMS = [
     pytest.param(deal(game="bidders"), {}, {"game"}, id="game-and-game-points-both"),
     pytest.param(deal(game_points=None), {}, {"game"}, id="game-and-game-points-neither"),
     pytest.param(deal(game_points=None, game="bidder"), {}, {"game"}, id="game-bidder-singular"),
     pytest.param(deal(game_points=None, game="tie"), {}, {"game"}, id="game-tie-not-none"),
-    # Game counts
+]
+
+
+@pytest.mark.parametrize(("raw", "house_rules", "fields"), GAME_FORMS)
+def test_apply_deal_rejects_both_or_neither_of_game_and_game_points_or_a_bad_game(
+    raw, house_rules, fields
+):
+    assert_refused(raw, house_rules, fields)
+
+
+COUNTS = [
     pytest.param(
         deal(game_points={"bidders": -1, "opponents": 18}), {}, {"game_points"}, id="count-below-0"
     ),
@@ -342,12 +445,55 @@ REFUSED = [
         {"game_points"},
         id="joker-side-counts-0-below-1",
     ),
-    # unknown keys
+]
+
+
+@pytest.mark.parametrize(("raw", "house_rules", "fields"), COUNTS)
+def test_apply_deal_rejects_game_counts_breaking_the_count_rules(raw, house_rules, fields):
+    assert_refused(raw, house_rules, fields)
+
+
+UNKNOWN_KEYS = [
     pytest.param(deal(dealer=0), {}, {"dealer"}, id="unknown-key-dealer"),
     pytest.param(deal(scores=[0, 0, 0, 0, 0]), {}, {"scores"}, id="unknown-key-scores"),
     pytest.param(deal(Bidder=1), {}, {"Bidder"}, id="unknown-key-capitalised"),
     pytest.param(deal(called="KH"), {}, {"called"}, id="unknown-key-called"),
-    # the auction
+]
+
+
+@pytest.mark.parametrize(("raw", "house_rules", "fields"), UNKNOWN_KEYS)
+def test_apply_deal_rejects_an_unknown_key_naming_it(raw, house_rules, fields):
+    assert_refused(raw, house_rules, fields)
+
+
+AUCTION_DISAGREES = [
+    pytest.param(
+        deal(auction=[None, 4, None, None, None]),
+        {},
+        {"auction", "bidder"},
+        id="auction-disagrees-with-bidder",
+    ),
+    pytest.param(
+        deal(auction=[3, None, None, None, None]),
+        {},
+        {"auction", "bid"},
+        id="auction-disagrees-with-bid",
+    ),
+    pytest.param(
+        deal(auction=[None, 5, None, None, None]),
+        {},
+        {"auction", "bidder", "bid"},
+        id="auction-disagrees-with-bidder-and-bid",
+    ),
+]
+
+
+@pytest.mark.parametrize(("raw", "house_rules", "fields"), AUCTION_DISAGREES)
+def test_apply_deal_rejects_auction_disagreeing_with_bidder_or_bid(raw, house_rules, fields):
+    assert_refused(raw, house_rules, fields)
+
+
+BAD_AUCTIONS = [
     pytest.param(deal(auction=[]), {}, {"auction"}, id="auction-empty"),
     pytest.param(
         deal(auction=[4, None, None, None, None, None]), {}, {"auction"}, id="auction-6-entries"
@@ -383,25 +529,17 @@ REFUSED = [
         id="auction-bid-2",
     ),
     pytest.param(deal(auction=[7], bidder=None, bid=None), {}, {"auction"}, id="auction-bid-7"),
-    pytest.param(
-        deal(auction=[None, 4, None, None, None]),
-        {},
-        {"auction", "bidder"},
-        id="auction-disagrees-with-bidder",
-    ),
-    pytest.param(
-        deal(auction=[3, None, None, None, None]),
-        {},
-        {"auction", "bid"},
-        id="auction-disagrees-with-bid",
-    ),
-    pytest.param(
-        deal(auction=[None, 5, None, None, None]),
-        {},
-        {"auction", "bidder", "bid"},
-        id="auction-disagrees-with-bidder-and-bid",
-    ),
-    # thrown-in deals
+]
+
+
+@pytest.mark.parametrize(("raw", "house_rules", "fields"), BAD_AUCTIONS)
+def test_apply_deal_rejects_auction_too_long_too_short_not_rising_or_past_6(
+    raw, house_rules, fields
+):
+    assert_refused(raw, house_rules, fields)
+
+
+THROWN_IN_WITH_FIELDS = [
     pytest.param(
         {"thrown_in": True, "bidder": 1}, {}, {"thrown_in", "bidder"}, id="thrown-in-bidder"
     ),
@@ -421,12 +559,9 @@ REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(("raw", "house_rules", "fields"), REFUSED)
-def test_apply_deal_refuses_entry_naming_exactly_the_fields_at_fault(raw, house_rules, fields):
-    violation = refusal(start(**house_rules), raw)
-    assert type(violation) is RuleViolation
-    assert set(violation.problems) == fields
-    assert all(msg.endswith(".") for msgs in violation.problems.values() for msg in msgs)
+@pytest.mark.parametrize(("raw", "house_rules", "fields"), THROWN_IN_WITH_FIELDS)
+def test_apply_deal_rejects_other_fields_with_a_thrown_in_deal(raw, house_rules, fields):
+    assert_refused(raw, house_rules, fields)
 
 
 @pytest.mark.parametrize(
@@ -457,7 +592,7 @@ def test_apply_deal_refuses_entry_naming_exactly_the_fields_at_fault(raw, house_
         pytest.param({"thrown_in": False}, {"bidder", "bid"}, id="thrown-in-false-alone"),
     ],
 )
-def test_apply_deal_refuses_inconsistent_thrown_in_deal(raw, fields):
+def test_apply_deal_rejects_inconsistent_thrown_in_deal(raw, fields):
     """API.md: any other field with a thrown-in deal, or an all-pass auction with a bid."""
     violation = refusal(start(), raw)
     assert fields <= set(violation.problems)
@@ -616,8 +751,6 @@ def test_thrown_in_deal_scores_nothing_and_records_nothing_else(raw):
 
 
 # -- scoring a hand ------------------------------------------------------------------------
-
-HEARTS_KH = {"trump": "H", "called_card": "KH"}
 
 
 @pytest.mark.parametrize(
