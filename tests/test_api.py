@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
@@ -631,3 +633,61 @@ def test_finished_game_can_be_corrected_and_undone(api):
     assert api.game(game)["status"] == "won"
     assert api.delete(game, 6).status_code == 204
     assert api.game(game)["status"] == "in_progress"
+
+
+# ---------------------------------------------------------------- any body at all
+
+ENTRY_KEYS = [*EXAMPLE_DEAL, "number", "game", "auction", "thrown_in", "dealer", "zz"]
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-2, max_value=8),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.sampled_from(["S", "H", "KH", "AS", "4H", "JD", "JOKER", "bidders", "none", ""]),
+)
+VALUES = st.one_of(
+    SCALARS,
+    st.lists(st.one_of(st.none(), st.integers(min_value=2, max_value=7)), max_size=6),
+    st.dictionaries(st.sampled_from(["bidders", "opponents", "x"]), SCALARS, max_size=3),
+)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    changes=st.dictionaries(st.sampled_from(ENTRY_KEYS), VALUES, max_size=4),
+    start_from_a_valid_deal=st.booleans(),
+    method=st.sampled_from(["post", "put"]),
+)
+def test_any_entry_gets_a_contract_answer_and_a_refusal_stores_nothing(
+    app, api, changes, start_from_a_valid_deal, method
+):
+    game = api.create()
+    api.add(game, EXAMPLE_DEAL)
+    before = api.game(game)
+    body = {**EXAMPLE_DEAL, **changes} if start_from_a_valid_deal else changes
+    response = api.post(game, body) if method == "post" else api.put(game, 1, body)
+    if response.status_code in (200, 201):
+        return
+    assert_error(response, response.status_code, response.get_json()["error"]["code"])
+    assert (response.status_code, response.get_json()["error"]["code"]) in {
+        (400, "bad_request"),
+        (409, "conflict"),
+        (422, "invalid"),
+    }
+    assert api.game(game) == before
+
+
+def test_the_device_label_goes_into_the_change_log(app, api):
+    game = api.create()
+    response = api.post(
+        game, EXAMPLE_DEAL, headers={**api.headers(game), "X-Device": "Ann's phone"}
+    )
+    assert response.status_code == 201
+    with app.app_context():
+        change = db.session.scalars(select(Change)).one()
+        assert (change.action, change.number, change.device) == ("add", 1, "Ann's phone")
