@@ -82,11 +82,16 @@ class GameConfig:
         if wrong:
             raise WrongType(wrong)
 
-        rules = get_ruleset(ruleset)
         problems: dict[str, list[str]] = {}
+        try:
+            rules = get_ruleset(ruleset)
+        except RuleViolation as violation:
+            # Go on with the checks that do not depend on the ruleset: every problem at once.
+            rules = None
+            problems.update((f, list(m)) for f, m in violation.problems.items())
         names = tuple(name.strip() for name in players)
         count = len(names)
-        if not rules.min_players <= count <= rules.max_players:
+        if rules is not None and not rules.min_players <= count <= rules.max_players:
             span = (
                 f"exactly {rules.min_players}"
                 if rules.min_players == rules.max_players
@@ -110,10 +115,12 @@ class GameConfig:
             )
         if count and not 0 <= first_dealer < count:
             problems["first_dealer"] = [f"The first dealer must be a seat from 0 to {count - 1}."]
+        if target is not None and target not in TARGET_RANGE:
+            problems["target"] = ["The target must be from 1 to 999."]
+        if rules is None:
+            raise RuleViolation(problems)
         if target is None:
             target = rules.target
-        elif target not in TARGET_RANGE:
-            problems["target"] = ["The target must be from 1 to 999."]
         effective = {name: rule.default for name, rule in rules.house_rules.items()}
         for name, value in (house_rules or {}).items():
             rule = rules.house_rules.get(name)

@@ -153,6 +153,11 @@ def test_game_config_create_accepts_a_valid_table(changes, check):
         ),
         pytest.param({"ruleset": "schmier"}, {"ruleset"}, id="unknown-ruleset"),
         pytest.param(
+            {"ruleset": "schmier", "players": ["Ann", "ann", "", "Di", "Ed"], "target": 0},
+            {"ruleset", "players", "target"},
+            id="unknown-ruleset-and-every-other-problem",
+        ),
+        pytest.param(
             {
                 "players": ["Ann", "ann", "Cy", "Di"],
                 "first_dealer": 4,
