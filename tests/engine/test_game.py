@@ -282,7 +282,7 @@ def won_game():
 
 
 def shared_game():
-    """Return a game Ann and Cy share: both reach 21 as opponents of Bob's set bid."""
+    """Return a game to 4 that Ann, Cy, Di and Ed share: Bob bid 6 alone and took nothing."""
     state = start(target=4, unresolved_tie="shared")
     return play(state, alone(1, bid=6, took=()))
 

@@ -15,7 +15,9 @@ from scorekeeper.engine import (
     CorrectionConflict,
     GameState,
     RuleViolation,
+    WrongType,
     apply_deal,
+    can_deal,
     correct_deal,
     new_game,
     parse_entry,
@@ -175,6 +177,7 @@ def test_any_valid_entry_is_accepted_and_its_points_add_to_6_or_5(data):
     if state.outcome.finished:
         return
     raw = data.draw(valid_entries(state))
+    assert can_deal(state, parse_entry(state.config, raw))
     after = apply_deal(state, parse_entry(state.config, raw))
     done = after.last
     assert done.number == state.deal_count + 1
@@ -274,6 +277,32 @@ def test_one_illegal_field_in_a_valid_entry_is_refused_naming_that_field(data):
         apply_deal(state, parse_entry(table, bad))
     except RuleViolation as violation:
         assert named in violation.problems
+    else:
+        raise AssertionError(f"{bad!r} was accepted")
+
+
+WRONG_TYPES = {
+    **dict.fromkeys(
+        ("number", "bidder", "bid", "partner", *POINTS), ("3", 3.0, True, False, [3], {})
+    ),
+    **dict.fromkeys(("trump", "called_card", "game"), (3, True, ["H"], {"card": "KH"})),
+    "auction": ("3", 3, [True], ["3"], [3.0], {"0": 3}),
+    "game_points": ([27, 18], 45, {"bidders": "27", "opponents": 18}, {"bidders": True}),
+    "thrown_in": (1, 0, "true", [True]),
+}
+
+
+@SETTINGS
+@given(st.data())
+def test_one_wrong_json_type_in_a_valid_entry_is_refused_as_wrong_type_naming_it(data):
+    table = data.draw(tables())
+    raw = data.draw(valid_entries(new_game(table)))
+    field = data.draw(st.sampled_from(sorted(WRONG_TYPES)))
+    bad = {**raw, field: data.draw(st.sampled_from(WRONG_TYPES[field]))}
+    try:
+        parse_entry(table, bad)
+    except WrongType as wrong:
+        assert set(wrong.problems) == {field}
     else:
         raise AssertionError(f"{bad!r} was accepted")
 
