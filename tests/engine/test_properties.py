@@ -333,6 +333,38 @@ def test_partner_equal_to_bidder_or_missing_for_an_always_in_play_card_names_par
         raise AssertionError(f"{bad!r} was accepted")
 
 
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-10, 100)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=6)
+    | st.sampled_from(("S", "H", "JOKER", "AH", "4H", "JD", "bidders", "opponents", "none")),
+    lambda inner: (
+        st.lists(inner, max_size=7)
+        | st.dictionaries(st.sampled_from(("bidders", "opponents", "x")), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+KEYS = st.sampled_from(
+    (
+        *POINTS,
+        *("number", "bidder", "bid", "trump", "called_card", "partner", "auction"),
+        *("game_points", "game", "thrown_in", "dealer", "scores"),
+    )
+)
+
+
+@SETTINGS
+@given(tables(), st.dictionaries(KEYS, JSON | st.integers(-1, 6), max_size=12))
+def test_any_json_body_is_accepted_or_refused_with_a_rule_violation(table, raw):
+    try:
+        apply_deal(new_game(table), parse_entry(table, raw))
+    except RuleViolation as violation:
+        assert violation.problems
+        assert all(messages for messages in violation.problems.values())
+
+
 # -- corrections -------------------------------------------------------------------------------
 
 
