@@ -37,6 +37,8 @@ POINTS = ("high", "low", "jack", "off_jack", "joker")
 PACK = 81
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+GAME_SETTINGS = settings(SETTINGS, max_examples=100)
+"""Whole games cost more to draw: fewer of them."""
 
 
 def always_in_play(trump: str, joker_callable: bool) -> set[str]:
@@ -147,7 +149,7 @@ def tables(draw, targets=(21, 11, 31, 999)):
 
 
 @st.composite
-def games(draw, min_deals=0, max_deals=12, targets=(21, 11, 31, 999)):
+def games(draw, min_deals=0, max_deals=10, targets=(21, 11, 31, 999)):
     """Return a table, the raw entries of a game played on it, and the state after each."""
     table = draw(tables(targets))
     state = new_game(table)
@@ -196,7 +198,7 @@ def test_any_valid_entry_is_accepted_and_its_points_add_to_6_or_5(data):
         assert done.scores[seat] == state.scores[seat] + expected
 
 
-@SETTINGS
+@GAME_SETTINGS
 @given(games(min_deals=1))
 def test_deltas_add_up_to_the_running_scores(game):
     _table, _raws, states = game
@@ -212,7 +214,7 @@ def test_deltas_add_up_to_the_running_scores(game):
             )
 
 
-@SETTINGS
+@GAME_SETTINGS
 @given(games(min_deals=1))
 def test_a_made_bid_never_lowers_a_bidders_score(game):
     _table, _raws, states = game
@@ -225,7 +227,7 @@ def test_a_made_bid_never_lowers_a_bidders_score(game):
         before = state.scores
 
 
-@SETTINGS
+@GAME_SETTINGS
 @given(games(min_deals=1))
 def test_replay_is_deterministic_and_resume_matches_it(game):
     table, raws, states = game
@@ -368,7 +370,7 @@ def test_any_json_body_is_accepted_or_refused_with_a_rule_violation(table, raw):
 # -- corrections -------------------------------------------------------------------------------
 
 
-@SETTINGS
+@GAME_SETTINGS
 @given(st.data())
 def test_a_correction_then_its_inverse_restores_every_score(data):
     table, raws, states = data.draw(games(min_deals=1, targets=(21, 999)))
