@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.engine import (
     CorrectionConflict,
+    DealResult,
     GameState,
     RuleViolation,
     WrongType,
@@ -24,7 +25,6 @@ from scorekeeper.engine import (
     replay,
     resume,
 )
-from scorekeeper.engine.results import DealResult
 
 from .builders import config
 
@@ -165,6 +165,7 @@ def games(draw, min_deals=0, max_deals=10, targets=(21, 11, 31, 999)):
 
 
 def bidder_change(result: DealResult) -> int:
+    """Return what each bidder scores: all the bidders took if made, minus the bid if set."""
     return result.points["bidders"] if result.made else -result.bid
 
 
