@@ -11,7 +11,7 @@ import csv
 import io
 import json
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -58,14 +58,12 @@ class ImportResult:
 
 def export_game(game: Game, *, include_secrets: bool = False) -> dict[str, Any]:
     """Return the export document of one game."""
-    games = _load_games(select(Game).where(Game.id == game.id))
-    return _document(None, [_game_record(g, include_secrets) for g in games])
+    return _document(None, _game_records(Game.id == game.id, include_secrets))
 
 
 def export_table(table: CardTable, *, include_secrets: bool = False) -> dict[str, Any]:
     """Return the export document of a table and all its games, oldest first."""
-    query = select(Game).where(Game.table_id == table.id).order_by(Game.created_at, Game.id)
-    games = [_game_record(g, include_secrets) for g in _load_games(query)]
+    games = _game_records(Game.table_id == table.id, include_secrets)
     record = {
         "id": table.id,
         "name": table.name,
@@ -83,8 +81,7 @@ def export_everything(*, include_secrets: bool = True) -> dict[str, Any]:
         select(CardTable).order_by(CardTable.created_at).options(selectinload(CardTable.players))
     )
     documents = [export_table(t, include_secrets=include_secrets) for t in tables]
-    query = select(Game).where(Game.table_id.is_(None)).order_by(Game.created_at, Game.id)
-    loose = [_game_record(g, include_secrets) for g in _load_games(query)]
+    loose = _game_records(Game.table_id.is_(None), include_secrets)
     if loose:
         documents.append(_document(None, loose))
     return {"format": BUNDLE, "version": VERSION, "documents": documents}
@@ -101,15 +98,65 @@ def _document(table: dict[str, Any] | None, games: list[dict[str, Any]]) -> dict
 
 
 def _load_games(query) -> list[Game]:
-    options = (
-        selectinload(Game.players),
-        selectinload(Game.deals),
-        selectinload(Game.changes),
+    return list(db.session.scalars(query.options(selectinload(Game.players))))
+
+
+def _game_records(where, include_secrets: bool) -> list[dict[str, Any]]:
+    """Return the export records of the games matching `where`, oldest first; four queries.
+
+    Deals and changes are read as plain rows (the stored results are not needed: import
+    recomputes them), which keeps a 10,000-game table's export to seconds.
+    """
+    games = _load_games(select(Game).where(where).order_by(Game.created_at, Game.id))
+    chosen = select(Game.id).where(where)
+    deals: dict[str, list] = {}
+    query = (
+        select(Deal.game_id, Deal.number, Deal.entry, Deal.created_at, Deal.updated_at)
+        .where(Deal.game_id.in_(chosen))
+        .order_by(Deal.game_id, Deal.number)
     )
-    return list(db.session.scalars(query.options(*options)))
+    for game_id, number, entry, created, updated in db.session.execute(query):
+        deals.setdefault(game_id, []).append(
+            {
+                "number": number,
+                "entry": entry,
+                "created_at": _time(created),
+                "updated_at": _time(updated),
+            }
+        )
+    changes: dict[str, list] = {}
+    query = (
+        select(
+            Change.game_id,
+            Change.number,
+            Change.action,
+            Change.before,
+            Change.after,
+            Change.at,
+            Change.device,
+        )
+        .where(Change.game_id.in_(chosen))
+        .order_by(Change.game_id, Change.id)
+    )
+    for game_id, number, action, before, after, at, device in db.session.execute(query):
+        changes.setdefault(game_id, []).append(
+            {
+                "number": number,
+                "action": action,
+                "before": before,
+                "after": after,
+                "at": _time(at),
+                "device": device,
+            }
+        )
+    return [
+        _game_record(g, deals.get(g.id, []), changes.get(g.id, []), include_secrets) for g in games
+    ]
 
 
-def _game_record(game: Game, include_secrets: bool) -> dict[str, Any]:
+def _game_record(
+    game: Game, deals: list[dict[str, Any]], changes: list[dict[str, Any]], include_secrets: bool
+) -> dict[str, Any]:
     record = {
         "id": game.id,
         "ruleset": game.ruleset,
@@ -119,26 +166,8 @@ def _game_record(game: Game, include_secrets: bool) -> dict[str, Any]:
         "house_rules": dict(game.house_rules),
         "created_at": _time(game.created_at),
         "updated_at": _time(game.updated_at),
-        "deals": [
-            {
-                "number": d.number,
-                "entry": dict(d.entry),
-                "created_at": _time(d.created_at),
-                "updated_at": _time(d.updated_at),
-            }
-            for d in game.deals
-        ],
-        "changes": [
-            {
-                "number": c.number,
-                "action": c.action,
-                "before": c.before,
-                "after": c.after,
-                "at": _time(c.at),
-                "device": c.device,
-            }
-            for c in game.changes
-        ],
+        "deals": deals,
+        "changes": changes,
         "status": game.status,
         "winners": list(game.winners),
         "decided_by": game.decided_by,
@@ -151,7 +180,8 @@ def _game_record(game: Game, include_secrets: bool) -> dict[str, Any]:
 
 def dumps(document: Mapping[str, Any]) -> str:
     """Return an export document as JSON text."""
-    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+    # One line, no indentation: the standard library's fast encoder only runs without indent.
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 # ---------------------------------------------------------------- CSV
@@ -159,29 +189,52 @@ def dumps(document: Mapping[str, Any]) -> str:
 
 def game_csv(game: Game, table: CardTable | None = None) -> str:
     """Return one row per deal per player of one game."""
-    return _csv(_load_games(select(Game).where(Game.id == game.id)), table)
+    return _csv(Game.id == game.id, table)
 
 
 def table_csv(table: CardTable) -> str:
     """Return one row per deal per player of every game at the table, oldest game first."""
-    query = select(Game).where(Game.table_id == table.id).order_by(Game.created_at, Game.id)
-    options = (selectinload(Game.players), selectinload(Game.deals))
-    return _csv(db.session.scalars(query.options(*options)), table)
+    return _csv(Game.table_id == table.id, table)
 
 
-def _csv(games: Iterable[Game], table: CardTable | None) -> str:
+def _csv(where, table: CardTable | None) -> str:
+    """Return the CSV of the games matching `where`; three queries, deals read as rows."""
+    games = _load_games(select(Game).where(where).order_by(Game.created_at, Game.id))
+    results: dict[str, list] = {}
+    query = (
+        select(Deal.game_id, Deal.result)
+        .where(Deal.game_id.in_(select(Game.id).where(where)))
+        .order_by(Deal.game_id, Deal.number)
+    )
+    for game_id, result in db.session.execute(query):
+        results.setdefault(game_id, []).append(result)
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
+    table_name = _cell(table.name) if table else ""
     for game in games:
-        names = [p.name for p in game.players]
-        for deal in game.deals:
-            d = deal.result
+        names = [_cell(p.name) for p in game.players]
+        head = [table_name, game.id, _time(game.created_at), game.ruleset, game.target]
+        finished = game.status != "in_progress"
+        won = [_flag(seat in game.winners) if finished else "" for seat in range(len(names))]
+        for d in results.get(game.id, ()):
             bidders = d.get("bidders") or []
+            thrown_in = bool(d.get("thrown_in"))
+            deal = [
+                d["number"],
+                names[d["dealer"]],
+                _flag(thrown_in),
+                names[d["bidder"]] if d.get("bidder") is not None else "",
+                _blank(d.get("bid")),
+                _blank(d.get("trump")),
+                _blank(d.get("called_card")),
+                names[d["partner"]] if d.get("partner") is not None else "",
+                _flag(d.get("made")),
+            ]
             for seat, name in enumerate(names):
-                if d.get("thrown_in"):
+                if thrown_in:
                     role = ""
-                elif bidders and seat == bidders[0]:
+                elif seat == bidders[0]:
                     role = "bidder"
                 elif seat in bidders:
                     role = "partner"
@@ -189,27 +242,15 @@ def _csv(games: Iterable[Game], table: CardTable | None) -> str:
                     role = "opponent"
                 writer.writerow(
                     [
-                        _cell(table.name) if table else "",
-                        game.id,
-                        _time(game.created_at),
-                        game.ruleset,
-                        game.target,
-                        d["number"],
-                        _cell(names[d["dealer"]]),
-                        _flag(d.get("thrown_in")),
-                        _cell(names[d["bidder"]]) if d.get("bidder") is not None else "",
-                        _blank(d.get("bid")),
-                        _blank(d.get("trump")),
-                        _blank(d.get("called_card")),
-                        _cell(names[d["partner"]]) if d.get("partner") is not None else "",
-                        _flag(d.get("made")),
+                        *head,
+                        *deal,
                         seat,
-                        _cell(name),
+                        name,
                         role,
                         d["deltas"][seat],
                         d["scores"][seat],
                         game.status,
-                        _flag(seat in game.winners) if game.status != "in_progress" else "",
+                        won[seat],
                     ]
                 )
     return out.getvalue()
