@@ -108,6 +108,16 @@ def get_table(table_id: str) -> CardTable | None:
     return db.session.scalars(query).first()
 
 
+def get_tables(table_ids: list[str]) -> list[CardTable]:
+    """Return these tables in the order given (unknown ids skipped), in one query."""
+    if not table_ids:
+        return []
+    found = {
+        t.id: t for t in db.session.scalars(select(CardTable).where(CardTable.id.in_(table_ids)))
+    }
+    return [found[t] for t in table_ids if t in found]
+
+
 def check_table_token(table: CardTable, token: str | None) -> bool:
     """Return whether the token is this table's edit token (compared in constant time)."""
     if not token:

@@ -23,6 +23,7 @@ from scorekeeper.forms import new_game_form
 bp = Blueprint("tables", __name__)
 
 EDIT_LIMIT = 20
+RECENT_LIMIT = 20
 OUTCOME_LABELS = {
     "in_progress": lambda: _("In progress"),
     "won": lambda: _("Won"),
@@ -83,6 +84,14 @@ def grant_table_edit(table_id, token):
     session.permanent = True
 
 
+def remember_table(table_id):
+    """Put a table at the top of the list of tables this device has opened."""
+    recent = [table_id] + [t for t in session.get("recent_tables", []) if t != table_id]
+    if recent != session.get("recent_tables"):
+        session["recent_tables"] = recent[:RECENT_LIMIT]
+        session.permanent = True
+
+
 def _load(table_id):
     table = history.get_table(table_id)
     if table is None:
@@ -96,6 +105,16 @@ def _require_edit(table):
 
 
 # --- pages ----------------------------------------------------------------------------------
+
+
+@bp.get("/tables")
+def index():
+    """List the tables this device has opened, and offer to create one."""
+    recent = session.get("recent_tables", [])
+    tables = history.get_tables(recent)
+    return render_template(
+        "tables/index.html", tables=tables, editable=session.get("table_edit", {})
+    )
 
 
 @bp.route("/tables/new", methods=["GET", "POST"])
@@ -112,6 +131,7 @@ def new():
             )
         else:
             grant_table_edit(table.id, token)
+            remember_table(table.id)
             flash(_("Table created. Share its links so others can follow or keep score."))
             return redirect(url_for("tables.show", table_id=table.id), 303)
     status = 422 if form.is_submitted() else 200
@@ -122,6 +142,7 @@ def new():
 def show(table_id):
     """Show the table: its games (filtered, a page at a time), its regulars and its links."""
     table = _load(table_id)
+    remember_table(table.id)
     counts = history.player_counts(table)
     regulars = history.regulars(table, counts)
     filters = _filters(table)
@@ -159,6 +180,7 @@ def join(table_id, token):
         message = _("This edit link is not valid any more. Ask for a new one.")
         return render_template("error.html", title=_("Link not valid"), message=message), 403
     grant_table_edit(table.id, token)
+    remember_table(table.id)
     flash(_("This device can now start games at this table."))
     return redirect(url_for("tables.show", table_id=table.id), 303)
 

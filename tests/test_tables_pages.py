@@ -184,3 +184,14 @@ def test_merge_form_folds_one_name_into_another(client):
 def test_unknown_table_page_is_404(client):
     assert client.get("/tables/nope").status_code == 404
     assert client.get("/games/nope/sheet").status_code == 404
+
+
+def test_tables_page_lists_the_tables_this_device_opened(app, client):
+    make_table(client, name="Family")
+    other = create_table(client, "Club")
+    page = client.get("/tables")
+    assert "Family" in page.text and "Club" not in page.text
+    client.get(f"/tables/{other['id']}")
+    page = client.get("/tables")
+    assert "Club" in page.text and "View only" in page.text
+    assert 'href="/tables"' in client.get("/").text  # reachable from every page
