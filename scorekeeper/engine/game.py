@@ -61,17 +61,12 @@ class GameConfig:
         house_rules: object = None,
     ) -> "GameConfig":
         """Return a checked configuration, or raise WrongType / RuleViolation naming fields."""
-        missing = {}
-        if ruleset is None:
-            missing["ruleset"] = ["Choose a ruleset, such as 'five-handed-schmier'."]
-        if players is None:
-            missing["players"] = ["Give the players' names in seat order."]
-        if missing:
-            raise RuleViolation(missing)
         wrong = {}
-        if not isinstance(ruleset, str):
+        if ruleset is not None and not isinstance(ruleset, str):
             wrong["ruleset"] = ["The ruleset must be a string such as 'five-handed-schmier'."]
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        if players is not None and (
+            not isinstance(players, list) or not all(isinstance(p, str) for p in players)
+        ):
             wrong["players"] = ["Players must be a list of names."]
         if not _is_int(first_dealer):
             wrong["first_dealer"] = ["The first dealer must be a seat number."]
@@ -81,6 +76,13 @@ class GameConfig:
             wrong["house_rules"] = ["House rules must be an object of rule names and values."]
         if wrong:
             raise WrongType(wrong)
+        missing = {}
+        if ruleset is None:
+            missing["ruleset"] = ["Choose a ruleset, such as 'five-handed-schmier'."]
+        if players is None:
+            missing["players"] = ["Give the players' names in seat order."]
+        if missing:
+            raise RuleViolation(missing)
 
         problems: dict[str, list[str]] = {}
         try:
