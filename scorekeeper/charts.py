@@ -5,10 +5,10 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-WIDTH = 360
+WIDTH = 380
 HEIGHT = 240
 LEFT = 34
-RIGHT = 70
+RIGHT = 80
 TOP = 12
 BOTTOM = 30
 
@@ -125,8 +125,9 @@ def score_chart(
         f'<line class="target" x1="{LEFT}" y1="{y_target:.1f}" x2="{LEFT + plot_w}" '
         f'y2="{y_target:.1f}" stroke="#b00020" stroke-width="1.5" stroke-dasharray="5 3"/>'
     )
+    # Labelled at the left, where every line is still near 0, so no end label covers it.
     parts.append(
-        f'<text x="{LEFT + plot_w - 2}" y="{y_target - 4:.1f}" text-anchor="end" fill="#b00020" '
+        f'<text x="{LEFT + 4}" y="{y_target - 5:.1f}" fill="#b00020" '
         f'font-weight="bold">{target} to win</text>'
     )
     # One line per player, then its final value and name at the right edge.
@@ -153,7 +154,7 @@ def score_chart(
     return Markup("".join(parts))
 
 
-def _short(name: str, most: int = 8) -> str:
+def _short(name: str, most: int = 7) -> str:
     """Return the name cut to fit beside the chart (the full names are in the legend)."""
     return name if len(name) <= most else name[: most - 1] + "\N{HORIZONTAL ELLIPSIS}"
 
