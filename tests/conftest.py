@@ -2,7 +2,8 @@
 
 A test module runs on SQLite unless it sets ``BACKENDS = BOTH`` (or any list of
 ``"sqlite"``/``"postgresql"``): then each of its tests that uses ``app``, ``client``,
-``api`` or ``database`` runs once per database. The schema is created once per test
+``api`` or ``database`` runs once per database. A test function may narrow its module's
+choice with its own ``BACKENDS`` attribute. The schema is created once per test
 session per database, through the migrations, and the tables are emptied before each
 test. PostgreSQL tests get a database of their own (``sk_test_<random>``), dropped at the
 end. Without a PostgreSQL server they skip, saying why; with
@@ -33,7 +34,9 @@ FIVE = ["Ann", "Bob", "Cy", "Di", "Ed"]
 def pytest_generate_tests(metafunc):
     """Run database tests on the databases their module asks for (SQLite by default)."""
     if "backend" in metafunc.fixturenames:
-        backends = getattr(metafunc.module, "BACKENDS", ("sqlite",))
+        backends = getattr(
+            metafunc.function, "BACKENDS", getattr(metafunc.module, "BACKENDS", ("sqlite",))
+        )
         params = [
             pytest.param(name, marks=pytest.mark.postgres, id=name)
             if name == "postgresql"
@@ -131,8 +134,12 @@ def empty_tables(database_url: str) -> None:
 @pytest.fixture
 def app(database: str):
     """Yield an app on an empty migrated database (SQLite unless the module asks for more)."""
-    empty_tables(database)
     app = make_app(database)
+    with app.app_context():
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(table.delete())
+        db.session.commit()
+        db.session.remove()
     yield app
     with app.app_context():
         db.session.remove()

@@ -12,6 +12,14 @@ from scorekeeper.models import Change, Deal, Game, Player
 
 BACKENDS = ("sqlite", "postgresql")
 
+
+def sqlite_only(test):
+    """Run a long validation table on SQLite alone: refusals come before any write, and
+    every kind of refusal still runs on both databases in the order-of-checks tests."""
+    test.BACKENDS = ("sqlite",)
+    return test
+
+
 FIVE = ["Ann", "Bob", "Cy", "Di", "Ed"]
 EXAMPLE_DEAL = {
     "bidder": 1,
@@ -168,6 +176,7 @@ def test_create_game_treats_null_as_left_out(client):
     assert response.get_json()["target"] == 21
 
 
+@sqlite_only
 @pytest.mark.parametrize(
     "content_type",
     ["text/plain", "application/x-www-form-urlencoded", "application/octet-stream", None],
@@ -179,6 +188,7 @@ def test_body_is_json_whatever_the_content_type(client, content_type):
     assert response.status_code == 201
 
 
+@sqlite_only
 @pytest.mark.parametrize(
     ("change", "field"),
     [
@@ -201,6 +211,7 @@ def test_create_game_refuses_wrong_json_types_with_400(app, client, change, fiel
     assert row_counts(app) == (0, 0, 0, 0)
 
 
+@sqlite_only
 @pytest.mark.parametrize(
     ("change", "field"),
     [
@@ -228,6 +239,16 @@ def test_create_game_refuses_broken_settings_with_422(app, client, change, field
     assert row_counts(app) == (0, 0, 0, 0)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine: GameConfig.create reports a missing ruleset (422) before checking the "
+    "other fields' JSON types (400), against API.md's order of checks",
+)
+def test_create_game_wrong_type_comes_before_a_missing_ruleset(client):
+    response = client.post("/api/v1/games", json={"players": 5})
+    assert_error(response, 400, "bad_request", "players")
+
+
 def test_create_game_keeps_names_of_forty_characters(client):
     players = ["A" * 40, "Bob", "Cy", "Di", "Ed"]
     response = client.post(
@@ -237,6 +258,7 @@ def test_create_game_keeps_names_of_forty_characters(client):
     assert response.get_json()["players"][0]["name"] == "A" * 40
 
 
+@sqlite_only
 @pytest.mark.parametrize(
     "body",
     [b"", b"not json", b"{", b"[]", b'"game"', b"null", b"5", b"{NaN: 1}", b"\xff\xfe"],
@@ -316,6 +338,7 @@ def test_thrown_in_deal_keeps_the_dealer_and_the_scores(api):
     assert api.game(game)["next_dealer"] == 4
 
 
+@sqlite_only
 @pytest.mark.parametrize(
     ("headers", "status", "code"),
     [
@@ -358,6 +381,7 @@ def test_another_games_token_is_forbidden(api):
     assert_error(response, 403, "forbidden")
 
 
+@sqlite_only
 @pytest.mark.parametrize(
     ("change", "field"),
     [
@@ -381,6 +405,7 @@ def test_post_deal_refuses_wrong_json_types_with_400(app, api, change, field):
     assert row_counts(app) == before
 
 
+@sqlite_only
 @pytest.mark.parametrize("body", [b"", b"[1]", b"{", b"true", b'{"a": Infinity}'], ids=repr)
 def test_post_deal_refuses_a_body_that_is_not_a_json_object(app, api, body):
     game = api.create()
@@ -392,6 +417,7 @@ def test_post_deal_refuses_a_body_that_is_not_a_json_object(app, api, body):
     assert row_counts(app) == before
 
 
+@sqlite_only
 @pytest.mark.parametrize("number", [0, 2, 3, -1, 10**12])
 def test_post_deal_with_the_wrong_number_is_a_conflict(app, api, number):
     game = api.create()
@@ -410,6 +436,7 @@ def test_second_post_of_the_same_number_is_a_conflict(app, api):
     assert api.game(game)["deals"] == [first]
 
 
+@sqlite_only
 @pytest.mark.parametrize(
     ("change", "fields"),
     [
@@ -575,6 +602,7 @@ def test_put_with_another_number_is_a_conflict(app, api):
     assert row_counts(app) == before
 
 
+@sqlite_only
 @pytest.mark.parametrize(
     ("change", "status", "code", "field"),
     [
@@ -653,6 +681,7 @@ VALUES = st.one_of(
 )
 
 
+@sqlite_only
 @settings(
     max_examples=40,
     deadline=None,

@@ -153,7 +153,7 @@ ALL_DEALS = [deal for game in GAMES for deal in game["deals"]]
 
 
 @settings(
-    max_examples=12,
+    max_examples=8,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
