@@ -1,9 +1,9 @@
 """Statistics per player at a table, aggregated in SQL from the per-seat deal records."""
 
 import pytest
-from conftest import BOTH
+from tests.conftest import BOTH
 from sqlalchemy import select
-from tables_support import (
+from tests.tables_support import (
     MADE_WITH_PARTNER,
     SET_ALONE,
     THROWN_IN,
@@ -149,3 +149,17 @@ def test_pages_cost_the_same_queries_for_3_and_30_games(app, client):
     play_random_games(client, table, 27, seed=4, most=4)
     assert costs() == few
     assert max(few) <= 10
+
+
+def test_undoing_the_winning_deal_takes_the_win_back(client):
+    table = create_table(client)
+    game = start_game(client, table)
+    play(client, game, [SWEEP] * 4)
+    assert stats_of(client, table)[0]["Bob"]["won"] == 1
+    response = client.delete(
+        f"/api/v1/games/{game['id']}/deals/4", headers=bearer(game["edit_token"])
+    )
+    assert response.status_code == 204
+    players, endings = stats_of(client, table)
+    assert players["Bob"]["won"] == 0 and players["Bob"]["finished"] == 0
+    assert endings == {}
