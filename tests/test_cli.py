@@ -3,8 +3,8 @@
 import json
 
 import pytest
-from conftest import empty_tables
-from tables_support import (
+from tests.conftest import empty_tables
+from tests.tables_support import (
     MADE_WITH_PARTNER,
     create_table,
     empty_history_tables,

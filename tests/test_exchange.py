@@ -6,9 +6,9 @@ import io
 import json
 
 import pytest
-from conftest import BOTH, empty_tables
+from tests.conftest import BOTH, empty_tables
 from sqlalchemy import func, select
-from tables_support import (
+from tests.tables_support import (
     MADE_WITH_PARTNER,
     SET_ALONE,
     THROWN_IN,

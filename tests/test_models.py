@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from conftest import make_app
+from tests.conftest import make_app
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import create_engine, inspect, make_url
 from sqlalchemy.exc import IntegrityError

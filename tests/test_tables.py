@@ -1,8 +1,8 @@
 """Tables through the API: create, read, start games, list the archive, merge names."""
 
 import pytest
-from conftest import BOTH
-from tables_support import (
+from tests.conftest import BOTH
+from tests.tables_support import (
     MADE_WITH_PARTNER,
     SET_ALONE,
     bearer,

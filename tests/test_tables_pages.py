@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from tables_support import (
+from tests.tables_support import (
     MADE_WITH_PARTNER,
     SET_ALONE,
     THROWN_IN,
