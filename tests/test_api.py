@@ -239,11 +239,6 @@ def test_create_game_refuses_broken_settings_with_422(app, client, change, field
     assert row_counts(app) == (0, 0, 0, 0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: GameConfig.create reports a missing ruleset (422) before checking the "
-    "other fields' JSON types (400), against API.md's order of checks",
-)
 def test_create_game_wrong_type_comes_before_a_missing_ruleset(client):
     response = client.post("/api/v1/games", json={"players": 5})
     assert_error(response, 400, "bad_request", "players")

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from tests.conftest import make_app
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import create_engine, inspect, make_url
 from sqlalchemy.exc import IntegrityError
@@ -16,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper import store
 from scorekeeper.extensions import db
 from scorekeeper.models import Deal, Player
+from tests.conftest import make_app
 
 BACKENDS = ("sqlite", "postgresql")
 
