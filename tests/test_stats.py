@@ -1,8 +1,11 @@
 """Statistics per player at a table, aggregated in SQL from the per-seat deal records."""
 
 import pytest
-from tests.conftest import BOTH
 from sqlalchemy import select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import DealSeat
+from tests.conftest import BOTH
 from tests.tables_support import (
     MADE_WITH_PARTNER,
     SET_ALONE,
@@ -15,9 +18,6 @@ from tests.tables_support import (
     play_random_games,
     start_game,
 )
-
-from scorekeeper.extensions import db
-from scorekeeper.models import DealSeat
 
 BACKENDS = BOTH
 
