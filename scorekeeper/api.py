@@ -61,6 +61,10 @@ class ApiError(Exception):
 def json_response(document: Any, status: int = 200, headers: dict[str, str] | None = None):
     """Return `document` as JSON, keys in the order built (the reference's order)."""
     body = json.dumps(document, ensure_ascii=False, separators=(", ", ": ")) + "\n"
+    try:
+        body.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate sent back in a message: escape it
+        body = json.dumps(document, separators=(", ", ": ")) + "\n"
     response = current_app.response_class(body, status=status, mimetype="application/json")
     response.headers.update(headers or {})
     response.headers.setdefault("Cache-Control", "no-store")

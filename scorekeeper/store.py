@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
@@ -29,6 +30,8 @@ T = TypeVar("T")
 
 # How often a change is retried after another request changed the same game first.
 ATTEMPTS = 20
+# Game ids are URL-safe base64 (see _new_id); anything else names no game.
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class NumberConflict(Exception):
@@ -76,6 +79,8 @@ def get_game(game_id: str, *, deals: bool = True) -> Game | None:
 
     Always a fixed number of queries, whatever the game's length.
     """
+    if not GAME_ID.fullmatch(game_id):
+        return None  # not an id we hand out (and PostgreSQL refuses NUL bytes outright)
     options = [selectinload(Game.players)]
     if deals:
         options.append(selectinload(Game.deals))
@@ -169,6 +174,9 @@ def create_game(
         target=target,
         house_rules=house_rules,
     )
+    if not all(_storable(name) for name in config.players):
+        # PostgreSQL cannot store NUL, and no database stores half a surrogate pair.
+        raise engine.RuleViolation({"players": ("A name must be plain text, without NUL.",)})
     token = _new_token()
     game = Game(
         id=_new_id(),
@@ -374,9 +382,24 @@ def _log(
             action=action,
             before=dict(before) if before is not None else None,
             after=dict(after) if after is not None else None,
-            device=device[:80] if device else None,
+            device=_label(device),
         )
     )
+
+
+def _storable(text: str) -> bool:
+    """Return whether every database can store this text as it is."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return "\x00" not in text
+
+
+def _label(device: str | None) -> str | None:
+    """Return a device label fit to store: printable characters, at most 80."""
+    label = "".join(ch for ch in device or "" if ch.isprintable()).strip()[:80]
+    return label or None
 
 
 def _commit() -> None:

@@ -715,3 +715,22 @@ def test_the_device_label_goes_into_the_change_log(app, api):
     with app.app_context():
         change = db.session.scalars(select(Change)).one()
         assert (change.action, change.number, change.device) == ("add", 1, "Ann's phone")
+
+
+def test_text_no_database_can_store_is_refused_not_a_server_error(app, client):
+    assert_error(client.get("/api/v1/games/abc%00def"), 404, "not_found")
+    assert_error(client.get("/api/v1/games/" + "x" * 5000), 404, "not_found")
+    for name in (b'"A\\u0000"', b'"\\ud800"'):
+        body = b'{"ruleset": "five-handed-schmier", "players": [' + name + b', "B", "C", "D", "E"]}'
+        assert_error(client.post("/api/v1/games", data=body), 422, "invalid", "players")
+    assert row_counts(app) == (0, 0, 0, 0)
+
+
+def test_a_lone_surrogate_in_an_unknown_key_is_named_in_valid_json(api):
+    game = api.create()
+    response = api.client.post(
+        f"/api/v1/games/{game['id']}/deals",
+        data=b'{"thrown_in": true, "\\ud800": 1}',
+        headers=api.headers(game),
+    )
+    assert_error(response, 422, "invalid")
