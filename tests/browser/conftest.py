@@ -1,0 +1,77 @@
+"""Serve the app from a thread for Debian's Chromium, driven by Playwright at phone size."""
+
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+AXE = Path(__file__).resolve().parents[1] / "vendor" / "axe.min.js"
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Launch Debian's Chromium; Playwright never downloads a browser here."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": "/usr/bin/chromium",
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    """Open every page as a 390 x 844 phone."""
+    return {**browser_context_args, "viewport": PHONE}
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    """Yield the base URL of the app served on a free local port, on a fresh SQLite file."""
+    path = tmp_path_factory.mktemp("live") / "scorekeeper.sqlite"
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "browser-test-secret",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+            "HTMX_LOCAL_ONLY": True,
+        }
+    )
+    with app.app_context():
+        db.create_all()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+    server.server_close()
+    with app.app_context():
+        db.engine.dispose()
+
+
+def check_axe(page):
+    """Run axe-core in the page and fail with a readable list of any violations."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        # The page's CSP forbids inline scripts (so add_script_tag is refused); evaluating
+        # through the DevTools protocol is not subject to it and leaves the CSP in force.
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    result = page.evaluate("async () => await axe.run(document)")
+    problems = [
+        f"{v['id']} ({v['impact']}): {v['help']} -> "
+        + "; ".join(" ".join(n["target"]) for n in v["nodes"][:5])
+        for v in result["violations"]
+    ]
+    assert not problems, "\n".join(problems)
+    return result
