@@ -118,3 +118,64 @@ def test_random_game_matches_an_independent_scorer(api, seed):
     refused = api.post(game, {"thrown_in": True})
     assert refused.status_code == 409
     assert refused.get_json()["error"]["code"] == "game_over"
+
+
+def replay(entries, first_dealer, target, house_rules):
+    """Return every deal's (dealer, deltas, scores) and the final outcome, or None if the
+    game would end before its last deal."""
+    dealer, scores, rows, result = first_dealer, [0] * 5, [], ("in_progress", [], None)
+    for entry in entries:
+        if result[0] != "in_progress":
+            return None
+        this_dealer, deltas, scores, bidders = score(entry, dealer, scores)
+        rows.append((this_dealer, deltas, scores))
+        if not entry.get("thrown_in"):
+            dealer = (dealer + 1) % 5
+            result = outcome(scores, bidders, target, house_rules)
+    return rows, result, dealer
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_corrections_match_an_independent_scorer(api, seed):
+    rng = random.Random(1000 + seed)
+    house_rules = {
+        "partner_breaks_ties": rng.random() < 0.5,
+        "unresolved_tie": rng.choice(["play_on", "shared"]),
+    }
+    target, first_dealer = rng.choice([11, 21]), rng.randrange(5)
+    game = api.create(first_dealer=first_dealer, target=target, house_rules=house_rules)
+    entries = []
+    while len(entries) < 60:
+        entry = random_entry(rng)
+        if replay([*entries, entry], first_dealer, target, house_rules) is None:
+            break
+        api.add(game, entry)
+        entries.append(entry)
+        if replay(entries, first_dealer, target, house_rules)[1][0] != "in_progress":
+            break
+
+    for _ in range(8):
+        number = rng.randrange(1, len(entries) + 1)
+        replacement = random_entry(rng)
+        candidate = [*entries[: number - 1], replacement, *entries[number:]]
+        expected = replay(candidate, first_dealer, target, house_rules)
+        before = api.game(game)
+        response = api.put(game, number, replacement)
+        if expected is None:
+            assert response.status_code == 409, response.get_json()
+            assert response.get_json()["error"]["code"] == "conflict"
+            assert api.game(game) == before
+            continue
+        assert response.status_code == 200, (number, replacement, response.get_json())
+        entries = candidate
+        rows, (status, winners, decided_by), next_dealer = expected
+        document = api.game(game)
+        assert [(d["dealer"], d["deltas"], d["scores"]) for d in document["deals"]] == [
+            (dealer, deltas, scores) for dealer, deltas, scores in rows
+        ]
+        assert (document["status"], document["winners"], document["decided_by"]) == (
+            status,
+            winners,
+            decided_by,
+        )
+        assert document["next_dealer"] == next_dealer
