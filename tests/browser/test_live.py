@@ -79,6 +79,10 @@ def test_deal_saved_with_the_edit_link_appears_on_the_view_link_within_3_seconds
     viewer.evaluate("window.__samePage = true")
     polls = []
     viewer.on("response", lambda r: polls.append(r.status) if r.url.endswith("/live") else None)
+    # An unchanged game: the view phone's polls are answered 304 and nothing is swapped.
+    viewer.wait_for_event(
+        "response", lambda r: r.url.endswith("/live") and r.status == 304, timeout=5000
+    )
 
     editor.goto(f"{game_url}/edit/{game['edit_token']}")
     assert editor.url == game_url  # the token left the address bar
