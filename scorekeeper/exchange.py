@@ -563,11 +563,7 @@ def _is_hash(value: Any) -> bool:
 
 def _time(value: datetime | None) -> str | None:
     """Return a stored time as ISO 8601 text in UTC."""
-    if value is None:
-        return None
-    if value.tzinfo is None:  # SQLite hands back naive times; they were stored as UTC
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC).isoformat()
+    return None if value is None else history.iso(value)
 
 
 def _parse_time(value: Any, where: str) -> datetime | None:

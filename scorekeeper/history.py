@@ -11,6 +11,7 @@ import hmac
 import math
 import secrets
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import case, exists, func, select, update
@@ -46,6 +47,13 @@ class ArchivePage:
     def pages(self) -> int:
         """Return how many pages the matching games fill (at least 1)."""
         return max(1, math.ceil(self.total / self.per_page))
+
+
+def iso(value: datetime) -> str:
+    """Return a stored time as ISO 8601 in UTC (SQLite hands times back without a zone)."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC).isoformat()
 
 
 def name_key(name: str) -> str:
@@ -131,7 +139,7 @@ def table_document(table: CardTable) -> dict[str, Any]:
     return {
         "id": table.id,
         "name": table.name,
-        "created_at": table.created_at.isoformat(),
+        "created_at": iso(table.created_at),
         "games": sum_games(table),
         "players": [
             {"id": p.id, "name": p.name, **counts.get(p.id, {"games": 0, "won": 0})}
@@ -274,7 +282,7 @@ def game_summary(game: Game) -> dict[str, Any]:
     names = [p.name for p in game.players]
     return {
         "id": game.id,
-        "created_at": game.created_at.isoformat(),
+        "created_at": iso(game.created_at),
         "ruleset": game.ruleset,
         "target": game.target,
         "deal_count": game.deal_count,

@@ -168,3 +168,11 @@ def test_merging_two_people_who_sat_at_one_game_is_refused(client):
     )
     assert response.status_code == 409
     assert "same game" in response.get_json()["error"]["message"]
+
+
+def test_times_are_given_in_utc_on_every_database(client):
+    table = create_table(client)
+    start_game(client, table)
+    assert client.get(f"/api/v1/tables/{table['id']}").get_json()["created_at"].endswith("+00:00")
+    games = client.get(f"/api/v1/tables/{table['id']}/games").get_json()["games"]
+    assert games[0]["created_at"].endswith("+00:00")
