@@ -33,7 +33,7 @@ def csrf(response):
     return re.search(r'"X-CSRFToken": "([^"]+)"', response.text).group(1)
 
 
-def start_game(client, target=10, first_dealer=ANN):
+def start_game(client, target=10, first_dealer=ANN, joker_callable=False):
     """Create a game through the new-game form; return its page URL."""
     page = client.get("/games/new")
     data = {
@@ -43,7 +43,7 @@ def start_game(client, target=10, first_dealer=ANN):
         "target": str(target),
         "hr_partner_breaks_ties": "true",
         "hr_unresolved_tie": "play_on",
-        "hr_joker_callable": "false",
+        "hr_joker_callable": "true" if joker_callable else "false",
     }
     data.update({f"players-{seat}": name for seat, name in enumerate(PLAYERS)})
     response = client.post("/games/new", data=data)
@@ -251,3 +251,41 @@ def test_pages_have_no_inline_script_or_style(client, path):
     assert "<style" not in html
     assert " style=" not in html
     assert re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html) is None
+
+
+def test_the_auction_seat_by_seat_names_the_bidder_and_bid(client):
+    url = start_game(client)  # Ann deals: Bob speaks first, Ann last
+    deal = {k: v for k, v in DEAL_1_WRONG.items() if k not in ("bidder", "bid")}
+    calls = {"auction-0": "none", "auction-1": "3", "auction-2": "none", "auction-3": "4"}
+    deal.update(calls, partner=DI, high=DI, joker=ED)
+    saved = post_deal(client, url, deal, 1)
+    assert saved.status_code == 303
+    assert "Ed bid 4" in client.get(url).text
+
+
+def test_an_auction_that_does_not_rise_is_refused_next_to_the_auction(client):
+    url = start_game(client)
+    refused = post_deal(client, url, {**DEAL_1_WRONG, "auction-0": "4", "auction-1": "3"}, 1)
+    assert refused.status_code == 422
+    auction = refused.text[refused.text.index('<details class="auction" open>') :]
+    auction = auction[: auction.index("</details>")]
+    assert 'id="auction-errors"' in auction
+    assert 'name="auction-1" id="auction-1-1" value="3" checked' in auction
+
+
+def test_the_joker_is_offered_as_called_card_only_under_the_house_rule(client):
+    plain = client.get(start_game(client)).text
+    assert 'name="called_rank"' in plain
+    assert 'value="JOKER"' not in group(plain, "called_rank")
+    joker = client.get(start_game(client, joker_callable=True)).text
+    assert 'value="JOKER"' in group(joker, "called_rank")
+
+
+def test_home_lists_the_games_this_device_opened_newest_first(client):
+    first = start_game(client)
+    second = start_game(client)
+    home = client.get("/").text
+    assert home.index(second) < home.index(first)
+    client.get(first)
+    home = client.get("/").text
+    assert home.index(first) < home.index(second)

@@ -37,8 +37,8 @@ def browser_context_args(browser_context_args):
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory):
-    """Yield the base URL of the app served on a free local port, on a fresh SQLite file."""
+def live_app(tmp_path_factory):
+    """Return the app the browser tests talk to, on a fresh SQLite file (htmx served locally)."""
     path = tmp_path_factory.mktemp("live") / "scorekeeper.sqlite"
     app = create_app(
         {
@@ -50,6 +50,15 @@ def live_server(tmp_path_factory):
     )
     with app.app_context():
         db.create_all()
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def live_server(live_app):
+    """Yield the base URL of the app served on a free local port."""
+    app = live_app
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -57,8 +66,6 @@ def live_server(tmp_path_factory):
     server.shutdown()
     thread.join(timeout=5)
     server.server_close()
-    with app.app_context():
-        db.engine.dispose()
 
 
 def check_axe(page):

@@ -5,6 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from scorekeeper.security import HTMX_CDN_URL, HTMX_VERSION
 from tests.browser.conftest import PHONE, check_axe
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed"]
@@ -56,10 +57,20 @@ def wait_for(page, text):
     expect(page.get_by_role("status").first).to_contain_text(text)
 
 
-def axe(page, js):
-    """Check the page with axe-core (which needs JavaScript; the HTML is the same without)."""
-    if js:
-        check_axe(page)
+def axe(page, js, *, dark=False):
+    """Check the page with axe-core (which needs JavaScript; the HTML is the same without).
+
+    With dark=True the dark theme is checked too (contrast differs between the themes).
+    """
+    if not js:
+        return
+    check_axe(page)
+    if dark:
+        page.emulate_media(color_scheme="dark")
+        try:
+            check_axe(page)
+        finally:
+            page.emulate_media(color_scheme="light")
 
 
 def start_game(page, live_server, js):
@@ -115,7 +126,7 @@ def play_game(page, live_server, *, js):
     expect(group(page, "Joker")).to_contain_text("Every deal awards Joker")
     expect(group(page, "High").get_by_role("radio", name="Ann", exact=True)).to_be_checked()
     expect(group(page, "Partner").get_by_role("radio", name="Ed", exact=True)).to_be_checked()
-    axe(page, js)
+    axe(page, js, dark=True)
     tap(page, [("High", "Ed"), ("Joker", "Ed")])
     page.get_by_role("button", name="Save deal").click()
     wait_for(page, "Deal 2 saved.")
@@ -157,7 +168,7 @@ def play_game(page, live_server, *, js):
     expect(banner).to_contain_text("Di")
     assert board(page) == [("Ann", 4), ("Bob", 10), ("Cy", 8), ("Di", 10), ("Ed", 8)]
     expect(page.get_by_role("button", name="Save deal")).to_have_count(0)
-    axe(page, js)
+    axe(page, js, dark=True)
     return taps
 
 
@@ -183,3 +194,21 @@ def test_keep_a_whole_game_without_javascript(browser, live_server):
         play_game(page, live_server, js=False)
     finally:
         context.close()
+
+
+@pytest.mark.browser
+def test_the_vendored_htmx_takes_over_when_the_cdn_is_unreachable(page, live_server, live_app):
+    refused = []
+
+    def unreachable(route):
+        refused.append(route.request.url)
+        route.abort("internetdisconnected")
+
+    page.route("https://cdn.jsdelivr.net/**", unreachable)
+    live_app.config["HTMX_LOCAL_ONLY"] = False
+    try:
+        page.goto(live_server + "/")
+    finally:
+        live_app.config["HTMX_LOCAL_ONLY"] = True
+    assert refused == [HTMX_CDN_URL]
+    assert page.evaluate("htmx.version") == HTMX_VERSION
