@@ -3,6 +3,7 @@
 import json
 
 import pytest
+
 from tests.conftest import empty_tables
 from tests.tables_support import (
     MADE_WITH_PARTNER,

@@ -6,8 +6,12 @@ import io
 import json
 
 import pytest
-from tests.conftest import BOTH, empty_tables
 from sqlalchemy import func, select
+
+from scorekeeper import exchange, history
+from scorekeeper.extensions import db
+from scorekeeper.models import CardTable, DealSeat, Game
+from tests.conftest import BOTH, empty_tables
 from tests.tables_support import (
     MADE_WITH_PARTNER,
     SET_ALONE,
@@ -19,10 +23,6 @@ from tests.tables_support import (
     play_random_games,
     start_game,
 )
-
-from scorekeeper import exchange, history
-from scorekeeper.extensions import db
-from scorekeeper.models import CardTable, DealSeat, Game
 
 BACKENDS = BOTH
 

@@ -1,6 +1,7 @@
 """Tables through the API: create, read, start games, list the archive, merge names."""
 
 import pytest
+
 from tests.conftest import BOTH
 from tests.tables_support import (
     MADE_WITH_PARTNER,

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+
 from tests.tables_support import (
     MADE_WITH_PARTNER,
     SET_ALONE,
