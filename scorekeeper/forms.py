@@ -53,10 +53,15 @@ class _Radio(RadioField):
 class _RuleErrors:
     """Keep the engine's messages beside WTForms' own, keyed like the engine's fields."""
 
+    # Engine fields shown by a control of their own that is not a form field of that name.
+    shown_elsewhere = frozenset()
+
     def add_rule_errors(self, problems):
-        """Add a RuleViolation's problems (None: the form as a whole)."""
+        """Add a RuleViolation's problems; any field without a control goes to the top."""
         errors = self.__dict__.setdefault("rule_errors", {})
         for name, messages in problems.items():
+            if name is not None and name not in self._fields and name not in self.shown_elsewhere:
+                name = None
             errors.setdefault(name, []).extend(messages)
 
     def errors_for(self, *names):
@@ -72,6 +77,8 @@ class _RuleErrors:
 
 class NewGameForm(_RuleErrors, FlaskForm):
     """Start a game: ruleset, players in seat order, first dealer, target, house rules."""
+
+    shown_elsewhere = frozenset({"house_rules"})
 
     ruleset = RadioField(_l("Ruleset"), validators=[InputRequired()])
     players = FieldList(StringField(_l("Player")), min_entries=5, max_entries=5)
@@ -154,6 +161,8 @@ def new_game_form(rulesets, ruleset, **kwargs):
 
 class DealForm(_RuleErrors, FlaskForm):
     """One deal of Five-Handed Schmier, every choice a radio group named like the engine's field."""
+
+    shown_elsewhere = frozenset({"called_card", "game_points"})
 
     number = HiddenField()
     bidder = _Radio(_l("Bidder"))

@@ -289,3 +289,21 @@ def test_home_lists_the_games_this_device_opened_newest_first(client):
     client.get(first)
     home = client.get("/").text
     assert home.index(first) < home.index(second)
+
+
+def test_rule_problems_without_a_control_of_their_own_show_at_the_top(app):
+    from scorekeeper.forms import DealForm
+
+    with app.test_request_context():
+        form = DealForm(formdata=None)
+    form.add_rule_errors({"bidder": ["b"], "called_card": ["c"], "surprise": ["s"], None: ["n"]})
+    assert form.errors_for("bidder") == ["b"]
+    assert form.errors_for("called_card") == ["c"]
+    assert form.errors_for(None) == ["s", "n"]
+
+
+def test_a_post_without_the_csrf_token_is_explained(client):
+    url = start_game(client)
+    response = client.post(f"{url}/deals", data={"bidder": "1"})
+    assert response.status_code == 400
+    assert "Reload the page" in response.text
