@@ -14,15 +14,19 @@ from flask import (
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
 from wtforms import SelectField, StringField, TextAreaField
-from wtforms.validators import InputRequired, Length
+from wtforms.validators import InputRequired, Length, Optional
 
 from scorekeeper import charts, engine, exchange, games, history, sharing, stats, store
+from scorekeeper.extensions import csrf
 from scorekeeper.forms import new_game_form
 
 bp = Blueprint("tables", __name__)
 
 EDIT_LIMIT = 20
+# An export file may be far larger than the 64 KiB any other request may send.
+IMPORT_LIMIT = 16 * 1024 * 1024
 RECENT_LIMIT = 20
 OUTCOME_LABELS = {
     "in_progress": lambda: _("In progress"),
@@ -58,6 +62,23 @@ class TableForm(FlaskForm):
         errors = self.__dict__.setdefault("rule_errors", {})
         for name, messages in problems.items():
             errors.setdefault(name, []).extend(messages)
+
+
+class ImportForm(FlaskForm):
+    """Upload an export file; a name for the new table when the file holds none."""
+
+    file = FileField(_l("Export file (.json)"), validators=[FileRequired()])
+    name = StringField(
+        _l("Table name, if the file has none"), validators=[Optional(), Length(max=80)]
+    )
+
+    def errors_for(self, *names):
+        """Return the messages of these fields (the form macros ask this way)."""
+        return TableForm.errors_for(self, *names)
+
+    def add_rule_errors(self, problems):
+        """Add messages keyed by field (None: the form)."""
+        TableForm.add_rule_errors(self, problems)
 
 
 class MergeForm(FlaskForm):
@@ -136,6 +157,49 @@ def new():
             return redirect(url_for("tables.show", table_id=table.id), 303)
     status = 422 if form.is_submitted() else 200
     return render_template("tables/new.html", form=form), status
+
+
+@bp.route("/tables/import", methods=["GET", "POST"])
+@csrf.exempt  # the form checks its own CSRF token, after the larger body limit is set
+def import_table():
+    """Import an export file as a new table; every deal is checked by the rules first."""
+    return _import(None)
+
+
+@bp.route("/tables/<table_id>/import", methods=["GET", "POST"])
+@csrf.exempt  # as above
+def import_games(table_id):
+    """Import an export file's games into this table (edit rights)."""
+    table = _load(table_id)
+    _require_edit(table)
+    return _import(table)
+
+
+def _import(table):
+    """Check and store an uploaded export file, or show why it was refused."""
+    request.max_content_length = IMPORT_LIMIT
+    form = ImportForm()
+    if form.validate_on_submit():
+        try:
+            document = exchange.load(form.file.data.read())
+            if table is None and isinstance(document, dict) and document.get("table") is None:
+                if not (form.name.data or "").strip():
+                    raise exchange.ImportRefused(
+                        "This file holds games without a table: give the new table a name."
+                    )
+                document = dict(document, table={"name": form.name.data.strip(), "players": []})
+            result = exchange.import_document(document, table=table)
+        except exchange.ImportRefused as error:
+            form.add_rule_errors({"file": [_("Nothing was imported. %(why)s", why=str(error))]})
+        else:
+            target = result.table
+            if result.table_token:
+                grant_table_edit(target.id, result.table_token)
+            remember_table(target.id)
+            flash(_("Imported %(n)s games, every deal checked.", n=len(result.games)))
+            return redirect(url_for("tables.show", table_id=target.id), 303)
+    status = 422 if form.is_submitted() else 200
+    return render_template("tables/import.html", form=form, table=table), status
 
 
 @bp.get("/tables/<table_id>")

@@ -1,5 +1,7 @@
 """Table pages in the browser's terms: forms with CSRF, edit links, the archive, the sheet."""
 
+import io
+import json
 import re
 
 import pytest
@@ -197,3 +199,68 @@ def test_tables_page_lists_the_tables_this_device_opened(app, client):
     page = client.get("/tables")
     assert "Club" in page.text and "View only" in page.text
     assert 'href="/tables"' in client.get("/").text  # reachable from every page
+
+
+def test_import_page_brings_an_exported_table_back_as_a_new_table(client):
+    table = create_table(client, "Club")
+    play_random_games(client, table, 2)
+    exported = client.get(f"/tables/{table['id']}/export.json").data
+    page = client.get("/tables/import")
+    response = client.post(
+        "/tables/import",
+        data={"csrf_token": csrf_token(page.text), "file": (io.BytesIO(exported), "club.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 303
+    new_id = response.headers["Location"].rsplit("/", 1)[1]
+    assert new_id != table["id"]
+    copy = client.get(f"/api/v1/tables/{new_id}").get_json()
+    assert copy["name"] == "Club" and copy["games"] == 2
+    assert "Imported 2 games" in client.get(f"/tables/{new_id}").text
+
+
+def test_import_page_refuses_a_bad_file_with_the_reason_and_imports_nothing(client):
+    table_id = make_table(client)
+    other = create_table(client, "Club")
+    game = start_game(client, other)
+    play(client, game, [MADE_WITH_PARTNER])
+    document = client.get(f"/tables/{other['id']}/export.json").get_json()
+    document["games"][0]["deals"][0]["entry"]["partner"] = 1
+    page = client.get(f"/tables/{table_id}/import")
+    response = client.post(
+        f"/tables/{table_id}/import",
+        data={
+            "csrf_token": csrf_token(page.text),
+            "file": (io.BytesIO(json.dumps(document).encode()), "bad.json"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    assert "Nothing was imported. Game 1, deal 1:" in response.text
+    assert client.get(f"/api/v1/tables/{table_id}").get_json()["games"] == 0
+
+
+def test_import_page_needs_its_csrf_token_and_the_tables_edit_rights(app, client):
+    table_id = make_table(client)
+    response = client.post(
+        "/tables/import",
+        data={"file": (io.BytesIO(b"{}"), "x.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    assert app.test_client().get(f"/tables/{table_id}/import").status_code == 403
+
+
+def test_import_page_takes_files_larger_than_the_api_body_limit(client):
+    table = create_table(client, "Big")
+    play_random_games(client, table, 6)
+    document = client.get(f"/tables/{table['id']}/export.json").get_json()
+    exported = json.dumps(document, indent=4).encode()  # as a person might save it
+    assert len(exported) > 64 * 1024
+    page = client.get("/tables/import")
+    response = client.post(
+        "/tables/import",
+        data={"csrf_token": csrf_token(page.text), "file": (io.BytesIO(exported), "big.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 303
