@@ -384,6 +384,16 @@ def export_game_csv(game_id):
     return exchange.csv_response(exchange.game_csv(game), f"game-{game.id}.csv")
 
 
+# --- template helpers ------------------------------------------------------------------------
+
+
+@bp.app_template_global()
+def game_score_chart(game):
+    """Return the score chart SVG of a game document (for any page including _chart.html)."""
+    names = [p["name"] for p in game["players"]]
+    return charts.score_chart(names, game["deals"], game["target"])
+
+
 # --- helpers ---------------------------------------------------------------------------------
 
 

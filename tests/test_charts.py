@@ -68,3 +68,19 @@ def test_long_games_drop_the_markers_but_keep_the_lines():
     root = parse(score_chart(PLAYERS, deals, 21))
     assert len(root.findall(f".//{SVG}polyline")) == 5
     assert not root.findall(f".//{SVG}circle")
+
+
+def test_chart_fragment_renders_from_a_game_document_alone():
+    from flask import render_template
+
+    from tests.conftest import make_app
+
+    game = {
+        "players": [{"seat": s, "name": n, "score": 0} for s, n in enumerate(PLAYERS)],
+        "deals": [deal(1, [2, 4, 2, 4, 2])],
+        "target": 21,
+    }
+    with make_app().test_request_context():
+        html = render_template("games/_chart.html", game=game)
+    assert html.count('class="series series-') == 5
+    assert "swatch-4" in html and ">Ed</li>" in html
