@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import case, exists, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from scorekeeper import engine, store
@@ -24,6 +25,7 @@ from scorekeeper.models import CardTable, DealSeat, Game, Player, TablePlayer
 TABLE_NAME_MAX = 80
 PLAYER_NAME_MAX = 40
 PER_PAGE = 20
+ATTEMPTS = 5
 OUTCOMES = ("in_progress", "won", "shared", "drawn")
 
 
@@ -188,19 +190,32 @@ def start_game(table: CardTable, **settings: Any) -> tuple[Game, str]:
 
 
 def attach_game(table: CardTable, game: Game) -> None:
-    """Put a game at the table, each seat linked to a regular by name (new names added)."""
-    known = {p.key: p for p in table.players}
-    for player in game.players:
-        regular = known.get(name_key(player.name))
-        if regular is None:
-            regular = TablePlayer(name=player.name, key=name_key(player.name))
-            table.players.append(regular)
-            known[regular.key] = regular
-    db.session.flush()  # new regulars get their ids
-    for player in game.players:
-        player.table_player_id = known[name_key(player.name)].id
-    game.table_id = table.id
-    _commit()
+    """Put a game at the table, each seat linked to a regular by name (new names added).
+
+    Two games started at once may both add the same new name; the database keeps one
+    (unique key) and the loser reloads the regulars and links to it.
+    """
+    table_id, game_id = table.id, game.id
+    for attempt in range(ATTEMPTS):
+        known = {p.key: p for p in table.players}
+        for player in game.players:
+            if name_key(player.name) not in known:
+                regular = TablePlayer(name=player.name, key=name_key(player.name))
+                table.players.append(regular)
+                known[regular.key] = regular
+        try:
+            db.session.flush()  # new regulars get their ids
+            for player in game.players:
+                player.table_player_id = known[name_key(player.name)].id
+            game.table_id = table.id
+            db.session.commit()
+            return
+        except IntegrityError:
+            db.session.rollback()
+            if attempt == ATTEMPTS - 1:
+                raise
+            table = get_table(table_id)
+            game = store.get_game(game_id, deals=False)
 
 
 def merge_players(table: CardTable, source_id: int, target_id: int) -> TablePlayer:
