@@ -6,15 +6,18 @@ A test module runs on SQLite unless it sets ``BACKENDS = BOTH`` (or any list of
 choice with its own ``BACKENDS`` attribute. The schema is created once per test
 session per database, through the migrations, and the tables are emptied before each
 test. PostgreSQL tests get a database of their own (``sk_test_<random>``), dropped at the
-end. Without a PostgreSQL server they skip, saying why; with
-``SCOREKEEPER_REQUIRE_POSTGRES=1`` (set by ``.ci/run``) they fail instead.
+end; SQLite ones a temporary folder, removed at the end. Without a PostgreSQL server
+they skip, saying why; with ``SCOREKEEPER_REQUIRE_POSTGRES=1`` (set by ``.ci/run``) they
+fail instead.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -94,13 +97,13 @@ def backend() -> str:
 
 
 @pytest.fixture(scope="session")
-def database(backend: str, tmp_path_factory) -> Iterator[str]:
+def database(backend: str) -> Iterator[str]:
     """Yield the URL of a migrated database of this kind, private to this test session."""
     if backend == "sqlite":
-        path = tmp_path_factory.mktemp("sqlite") / "scorekeeper.sqlite"
-        url = f"sqlite:///{path}"
-        upgrade_schema(url)
-        yield url
+        with tempfile.TemporaryDirectory(prefix="sk_test_") as folder:
+            url = f"sqlite:///{Path(folder) / 'scorekeeper.sqlite'}"
+            upgrade_schema(url)
+            yield url
         return
 
     import psycopg
@@ -205,10 +208,11 @@ def api(client) -> Api:
 
 
 @pytest.fixture
-def empty_database(backend: str, tmp_path) -> Iterator[str]:
+def empty_database(backend: str) -> Iterator[str]:
     """Yield the URL of a brand-new database without any schema; drop it afterwards."""
     if backend == "sqlite":
-        yield f"sqlite:///{tmp_path / 'empty.sqlite'}"
+        with tempfile.TemporaryDirectory(prefix="sk_test_") as folder:
+            yield f"sqlite:///{Path(folder) / 'empty.sqlite'}"
         return
 
     import psycopg

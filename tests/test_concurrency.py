@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -72,10 +73,14 @@ class Server:
 
 
 @pytest.fixture(scope="module")
-def server(database: str, tmp_path_factory) -> Iterator[Server]:
+def server(database: str) -> Iterator[Server]:
     """Serve the app with gunicorn and several workers on the test database; always stop it."""
+    with tempfile.TemporaryDirectory(prefix="sk_test_gunicorn_") as folder:
+        yield from _serve(database, Path(folder) / "gunicorn.log")
+
+
+def _serve(database: str, log: Path) -> Iterator[Server]:
     port = free_port()
-    log = tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
     env = {
         **os.environ,
         "DATABASE_URL": database,
