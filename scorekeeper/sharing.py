@@ -124,12 +124,20 @@ def share_links(game_id, can_edit):
     """Return the view link and, for a browser that may edit, the edit link, each with a QR code."""
     base = public_base_url()
     view_url = base + url_for("games.show", game_id=game_id)
+    links_loopback = _is_loopback(urlsplit(base).netloc)
     links = {
         "view_url": view_url,
         "view_qr": qr_svg(view_url, _("QR code of the view link")),
         "edit_url": None,
         "edit_qr": None,
-        "loopback": _is_loopback(request.host),
+        # Opened on the server itself: the links use its LAN address, or (none found) are
+        # of no use to the phones; either way the page says how to serve the network.
+        "lan_rewritten": (
+            _is_loopback(request.host)
+            and not links_loopback
+            and not current_app.config.get("PUBLIC_URL")
+        ),
+        "loopback_only": links_loopback,
     }
     token = session.get("edit", {}).get(game_id) if can_edit else None
     if token:

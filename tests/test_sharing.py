@@ -162,14 +162,28 @@ def test_qr_code_is_large_dark_on_white_svg():
 
 def test_share_links_use_the_public_url_when_configured(app, viewer, game):
     app.config["PUBLIC_URL"] = "https://scores.example/"
-    assert f"https://scores.example/games/{game['id']}" in page(viewer, game["id"])
+    body = page(viewer, game["id"], base_url="http://127.0.0.1:5000")
+    assert f"https://scores.example/games/{game['id']}" in body
+    assert "make run HOST=0.0.0.0" not in body
+
+
+def test_share_links_without_a_network_say_phones_cannot_open_them(viewer, game):
+    body = page(viewer, game["id"], base_url="http://127.0.0.1:5000")
+    assert f"http://127.0.0.1:5000/games/{game['id']}" in body
+    assert "These links point at this computer only" in body
+
+
+def test_share_links_on_a_network_address_need_no_note(viewer, game):
+    body = page(viewer, game["id"], base_url="http://192.168.1.20:5000")
+    assert f"http://192.168.1.20:5000/games/{game['id']}" in body
+    assert "make run HOST=0.0.0.0" not in body
 
 
 def test_share_links_from_the_server_itself_use_its_lan_address(viewer, game, monkeypatch):
     monkeypatch.setattr(sharing, "lan_address", lambda: "192.168.1.20")
     body = page(viewer, game["id"], base_url="http://127.0.0.1:5000")
     assert f"http://192.168.1.20:5000/games/{game['id']}" in body
-    assert "make run HOST=0.0.0.0" in body
+    assert "the links use its network address" in body
 
 
 # --- revoking: a new edit token --------------------------------------------------------
