@@ -92,12 +92,16 @@ def live(game_id):
     if not wants_fragment():
         return redirect(url_for("games.show", game_id=game_id), 303)
     game = _load(game_id, deals=False)
-    etag = live_etag(game.version, games.can_edit(game))
+    can_edit = games.can_edit(game)
+    etag = live_etag(game.version, can_edit)
     if request.if_none_match.contains(etag):
         return _live_headers(make_response("", 304), etag)
+    # The page was an editor's and this browser's token no longer works: say so where
+    # the deal form is, or its next save would silently fail.
+    revoked = not can_edit and request.headers.get("If-None-Match", "").endswith('-e"')
     game = _load(game_id)
     context = games._game_context(game)
-    response = make_response(render_template("games/_live.html", **context))
+    response = make_response(render_template("games/_live.html", revoked=revoked, **context))
     return _live_headers(response, etag)
 
 

@@ -202,7 +202,13 @@ def test_new_edit_link_revokes_old_links_sessions_and_api_tokens(app, api, edito
     assert new_token != game["edit_token"]
     assert 'id="deal-form"' in body
 
-    # The other phone's session held the old token: it may no longer change anything.
+    # The other phone's open page learns it on its next poll, where its deal form was …
+    notice = poll(editor, game["id"], '"1-e"').get_data(as_text=True)
+    assert '<section id="deal-entry" class="deal-entry" hx-swap-oob="true">' in notice
+    assert "this phone can no longer enter deals" in notice
+    still_editing = poll(owner, game["id"], '"1-e"').get_data(as_text=True)
+    assert "can no longer enter deals" not in still_editing
+    # … and its session held the old token: it may no longer change anything.
     other = page(editor, game["id"])
     assert 'id="deal-form"' not in other
     refused = editor.post(
