@@ -113,7 +113,6 @@ def start_game(table_id: str):
         raise ApiError(422, "invalid", problems[unknown[0]][0], problems)
     game, token = history.start_game(table, **{name: body.get(name) for name in api.GAME_FIELDS})
     document = store.game_document(game)
-    document["table"] = table.id
     document["edit_token"] = token
     return json_response(document, 201, {"Location": url_for("api.game", game_id=game.id)})
 

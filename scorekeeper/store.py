@@ -139,6 +139,7 @@ def game_document(game: Game, state: engine.GameState | None = None) -> dict[str
         "decided_by": outcome.decided_by,
         "explanation": outcome.explanation,
         "deals": [deal_document(deal) for deal in game.deals],
+        "table": game.table_id,  # the table it was started at, or None (docs/tables.md)
     }
 
 

@@ -198,3 +198,10 @@ def test_two_games_adding_the_same_new_name_at_once_share_one_regular(app, clien
     players = client.get(f"/api/v1/tables/{table['id']}").get_json()["players"]
     assert [p["name"] for p in players if p["name"].casefold() == "new"] == ["new"]
     assert next(p for p in players if p["name"] == "new")["games"] == 1
+
+
+def test_the_game_document_names_its_table(client, api):
+    table = create_table(client)
+    game = start_game(client, table)
+    assert client.get(f"/api/v1/games/{game['id']}").get_json()["table"] == table["id"]
+    assert api.create()["table"] is None
