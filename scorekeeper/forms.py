@@ -4,7 +4,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import FieldList, HiddenField, IntegerField, RadioField, StringField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, NumberRange, Optional
+from wtforms.validators import InputRequired, Optional
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
 BIDS = ("3", "4", "5", "6")
@@ -83,7 +83,7 @@ class NewGameForm(_RuleErrors, FlaskForm):
     ruleset = RadioField(_l("Ruleset"), validators=[InputRequired()])
     players = FieldList(StringField(_l("Player")), min_entries=5, max_entries=5)
     first_dealer = RadioField(_l("First dealer"), default=RANDOM, validators=[InputRequired()])
-    target = IntegerField(_l("Target score"), validators=[Optional(), NumberRange(min=1, max=999)])
+    target = IntegerField(_l("Target score"), validators=[Optional()])
 
     def setup(self, ruleset):
         """Fill the choices that depend on the ruleset."""
@@ -104,17 +104,18 @@ class NewGameForm(_RuleErrors, FlaskForm):
     def to_request(self):
         """Return the create_game keyword arguments (no first dealer: the store draws one)."""
         players = [(entry.data or "").strip() for entry in self.players]
-        first_dealer = None if self.first_dealer.data == RANDOM else int(self.first_dealer.data)
+        dealer = self.first_dealer
+        first_dealer = None if dealer.errors or dealer.data == RANDOM else int(dealer.data)
         house_rules = {
             field.short_name.removeprefix("hr_"): field.value_of(field.data)
             for field in self.house_rule_fields()
-            if field.data is not None
+            if field.data is not None and not field.errors
         }
         return {
             "ruleset": self.ruleset.data,
             "players": players,
             "first_dealer": first_dealer,
-            "target": self.target.data,
+            "target": None if self.target.errors else self.target.data,
             "house_rules": house_rules,
         }
 

@@ -85,16 +85,23 @@ def new():
     by_id = {r.id: r for r in rulesets}
     ruleset = by_id.get(request.form.get("ruleset"), rulesets[0])
     form = new_game_form(rulesets, ruleset)
-    if form.validate_on_submit():
+    if form.is_submitted():
+        well_formed = form.validate()
+        setup = form.to_request()
         try:
-            game, token = store.create_game(**form.to_request())
+            if not well_formed:
+                # Ask the engine anyway, so every problem is shown at once.
+                engine.GameConfig.create(**{**setup, "first_dealer": setup["first_dealer"] or 0})
+            else:
+                game, token = store.create_game(**setup)
         except engine.RuleViolation as exc:
             form.add_rule_errors(exc.problems)
         else:
-            grant_edit(game.id, token)
-            remember(game.id)
-            flash(_("Game started. %(name)s deals first.", name=_dealer_name(game)))
-            return redirect(url_for("games.show", game_id=game.id), 303)
+            if well_formed:
+                grant_edit(game.id, token)
+                remember(game.id)
+                flash(_("Game started. %(name)s deals first.", name=_dealer_name(game)))
+                return redirect(url_for("games.show", game_id=game.id), 303)
     status = 422 if form.is_submitted() else 200
     return render_template("games/new.html", form=form, ruleset=ruleset), status
 

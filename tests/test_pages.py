@@ -87,17 +87,34 @@ def test_home_offers_a_new_game_and_lists_games_this_device_opened(client):
     assert "Ann, Bob, Cy, Di, Ed" in home.text
 
 
-def test_new_game_refuses_duplicate_names_next_to_the_players_with_422(client):
+def test_new_game_refuses_names_and_target_next_to_their_fields_with_422(client):
     page = client.get("/games/new")
     data = {"csrf_token": csrf(page), "ruleset": "five-handed-schmier", "first_dealer": "random"}
     data.update(
         {f"players-{seat}": name for seat, name in enumerate(["Ann", "ann", "", "Di", "Ed"])}
     )
+    data["target"] = "0"
     response = client.post("/games/new", data=data)
     assert response.status_code == 422
     players = response.text[response.text.index('id="players-group"') :]
     assert 'id="players-errors"' in players[: players.index("</fieldset>")]
+    target = response.text[response.text.index('for="target"') :]
+    assert 'id="target-errors"' in target[: target.index("</div>")]
     assert 'value="Di"' in response.text  # entries kept
+
+
+def test_new_game_explains_the_names_even_when_the_target_is_not_a_number(client):
+    page = client.get("/games/new")
+    data = {"csrf_token": csrf(page), "ruleset": "five-handed-schmier", "first_dealer": "2"}
+    data.update(
+        {f"players-{seat}": name for seat, name in enumerate(["Ann", "ann", "C", "D", "E"])}
+    )
+    data["target"] = "many"
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 422
+    players = response.text[response.text.index('id="players-group"') :]
+    assert 'id="players-errors"' in players[: players.index("</fieldset>")]
+    assert 'id="target-errors"' in response.text
 
 
 def test_new_game_explains_every_house_rule_and_its_default(client):
