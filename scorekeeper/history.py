@@ -135,6 +135,14 @@ def check_table_token(table: CardTable, token: str | None) -> bool:
     return hmac.compare_digest(_hash(token), table.edit_token_hash)
 
 
+def rotate_table_token(table: CardTable) -> str:
+    """Give the table a new edit token (every older edit link stops working); return it."""
+    token = secrets.token_urlsafe(32)
+    table.edit_token_hash = _hash(token)
+    _commit()
+    return token
+
+
 def table_document(table: CardTable) -> dict[str, Any]:
     """Return the API's table document: name and regulars with games played and won."""
     counts = player_counts(table)

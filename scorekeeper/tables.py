@@ -20,7 +20,7 @@ from wtforms.validators import InputRequired, Length, Optional
 
 from scorekeeper import charts, engine, exchange, games, history, sharing, stats, store
 from scorekeeper.extensions import csrf
-from scorekeeper.forms import new_game_form
+from scorekeeper.forms import ConfirmForm, new_game_form
 
 bp = Blueprint("tables", __name__)
 
@@ -247,6 +247,18 @@ def join(table_id, token):
     remember_table(table.id)
     flash(_("This device can now start games at this table."))
     return redirect(url_for("tables.show", table_id=table.id), 303)
+
+
+@bp.post("/tables/<table_id>/edit-link")
+def rotate(table_id):
+    """Make a new edit link: every older one, and every browser that opened it, stops editing."""
+    table = _load(table_id)
+    _require_edit(table)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    grant_table_edit(table.id, history.rotate_table_token(table))
+    flash(_("New edit link made. Old edit links no longer work."))
+    return redirect(url_for("tables.show", table_id=table.id, _anchor="share"), 303)
 
 
 @bp.route("/tables/<table_id>/games/new", methods=["GET", "POST"])

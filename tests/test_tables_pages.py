@@ -264,3 +264,24 @@ def test_import_page_takes_files_larger_than_the_api_body_limit(client):
         content_type="multipart/form-data",
     )
     assert response.status_code == 303
+
+
+def test_a_new_edit_link_locks_out_the_old_one(app, client):
+    table = create_table(client)
+    old_phone = app.test_client()
+    assert old_phone.get(f"/tables/{table['id']}/edit/{table['edit_token']}").status_code == 303
+    client.get(f"/tables/{table['id']}/edit/{table['edit_token']}")
+    page = client.get(f"/tables/{table['id']}")
+    response = client.post(
+        f"/tables/{table['id']}/edit-link", data={"csrf_token": csrf_token(page.text)}
+    )
+    assert response.status_code == 303
+    assert client.get(f"/tables/{table['id']}/games/new").status_code == 200
+    assert old_phone.get(f"/tables/{table['id']}/games/new").status_code == 403
+    assert old_phone.get(f"/tables/{table['id']}/edit/{table['edit_token']}").status_code == 403
+    response = client.post(
+        f"/api/v1/tables/{table['id']}/games",
+        json={"ruleset": "five-handed-schmier", "players": ["A", "B", "C", "D", "E"]},
+        headers={"Authorization": f"Bearer {table['edit_token']}"},
+    )
+    assert response.status_code == 403
