@@ -1,6 +1,7 @@
 """Games as immutable state: set up, apply a deal, resume, correct, explain."""
 
 import json
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -106,6 +107,10 @@ class GameConfig:
             if not 1 <= len(name) <= NAME_MAX:
                 problems.setdefault("players", []).append(
                     f"The name in seat {seat} must be 1 to {NAME_MAX} characters."
+                )
+            elif any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+                problems.setdefault("players", []).append(
+                    f"The name in seat {seat} must be plain text, without control characters."
                 )
         folded = [name.casefold() for name in names]
         for key in sorted({f for f in folded if folded.count(f) > 1}):
@@ -273,11 +278,15 @@ def correct_deal(
             try:
                 state = apply_deal(state, _as_entry(config, stored))
             except RuleViolation as violation:
-                problems = dict(violation.problems)
-                problems[None] = (
-                    f"After this correction deal {n} no longer fits the rules: {violation.message}",
-                    *problems.get(None, ()),
-                )
+                # The sentence naming the later deal comes first: it is the conflict's message.
+                problems = {
+                    None: (
+                        f"After this correction deal {n} no longer fits the rules: "
+                        f"{violation.message}",
+                        *violation.problems.get(None, ()),
+                    ),
+                    **{f: m for f, m in violation.problems.items() if f is not None},
+                }
                 raise CorrectionConflict(n, problems) from violation
         results.append(state.last)
     return tuple(results)
