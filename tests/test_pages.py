@@ -324,3 +324,23 @@ def test_a_post_without_the_csrf_token_is_explained(client):
     response = client.post(f"{url}/deals", data={"bidder": "1"})
     assert response.status_code == 400
     assert "Reload the page" in response.text
+
+
+def test_a_correction_the_later_deals_cannot_survive_is_refused_with_409(client):
+    url = start_game(client, target=10)
+    for number, deal in enumerate([{**DEAL_1_WRONG, "jack": BOB}, DEAL_2], start=1):
+        assert post_deal(client, url, deal, number).status_code == 303
+    client.post(
+        f"{url}/deals", data={"csrf_token": csrf(client.get(url)), "number": "3", "thrown_in": "1"}
+    )
+    assert post_deal(client, url, DEAL_4, 4).status_code == 303
+
+    # Had Cy been Bob's partner taking all six, Cy would have won after deal 2.
+    edit = client.get(f"{url}/deals/1/edit")
+    everything = {"partner": CY, "high": CY, "low": BOB, "jack": BOB, "off_jack": CY, "joker": BOB}
+    data = {k: str(v) for k, v in {**DEAL_1_WRONG, **everything}.items()}
+    refused = client.post(f"{url}/deals/1/edit", data={**data, "csrf_token": csrf(edit)})
+    assert refused.status_code == 409
+    assert 'class="form-errors"' in refused.text
+    assert 'value="2" checked' in group(refused.text, "partner")  # the entries are kept
+    assert "Di wins!" in client.get(url).text  # nothing changed
