@@ -103,3 +103,15 @@ def test_export_of_an_unknown_table_fails_clearly(app):
     result = app.test_cli_runner().invoke(args=["export", "--table", "nope"])
     assert result.exit_code == 1
     assert "There is no table nope." in result.output
+
+
+def test_restoring_over_existing_games_is_refused_and_copy_is_suggested(app, client, tmp_path):
+    table = create_table(client)
+    play_random_games(client, table, 1)
+    path = tmp_path / "backup.json"
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["export", "--all", "-o", str(path)]).exit_code == 0
+    result = runner.invoke(args=["import", str(path)])
+    assert result.exit_code == 1
+    assert "Nothing was imported." in result.output and "as a copy" in result.output
+    assert client.get(f"/api/v1/tables/{table['id']}").get_json()["games"] == 1
