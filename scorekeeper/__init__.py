@@ -28,6 +28,8 @@ def create_app(test_config=None):
         HTMX_LOCAL_ONLY=False,
         PREFERRED_URL_SCHEME="http",
         BEHIND_PROXY=False,
+        BABEL_DEFAULT_LOCALE="en",
+        BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
     )
     app.config.from_prefixed_env()
     app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(app)
@@ -47,6 +49,7 @@ def create_app(test_config=None):
 def register_extensions(app):
     """Bind the extension objects to this app."""
     from scorekeeper import (
+        i18n,
         models,  # noqa: F401  (models must be known to migrations)
         records,  # noqa: F401  (keeps the per-seat deal records in step)
     )
@@ -54,12 +57,12 @@ def register_extensions(app):
     db.init_app(app)
     migrate.init_app(app, db, directory=str(Path(app.root_path).parent / "migrations"))
     csrf.init_app(app)
-    babel.init_app(app)
+    babel.init_app(app, locale_selector=i18n.select_locale)
 
 
 def register_blueprints(app):
     """Register one blueprint per area."""
-    from scorekeeper import api, api_tables, cli, games, security, sharing, tables
+    from scorekeeper import api, api_tables, cli, games, i18n, security, sharing, tables
 
     app.register_blueprint(api.bp)
     csrf.exempt(api.bp)
@@ -68,6 +71,7 @@ def register_blueprints(app):
     app.register_blueprint(tables.bp)
     app.register_blueprint(api_tables.bp)
     csrf.exempt(api_tables.bp)
+    app.register_blueprint(i18n.bp)
     cli.init_app(app)
     security.init_app(app)
 

@@ -1,0 +1,125 @@
+"""The pages' language: chosen in the footer and kept in the session, else the browser's."""
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    g,
+    has_request_context,
+    redirect,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import get_locale
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RequestRedirect
+
+bp = Blueprint("i18n", __name__)
+
+TRANSLATIONS = Path(__file__).parent / "translations"
+"""Where each language's catalog lives: ``<code>/LC_MESSAGES/messages.po`` (and ``.mo``)."""
+
+DEFAULT = "en"
+"""The language the messages are written in, used when nothing better matches."""
+
+LANGUAGES = {
+    "en": "English",
+    "fr": "Français",
+    "de": "Deutsch",
+    "id": "Bahasa Indonesia",
+}
+"""Every language the pages are offered in, by code, each named in itself for the chooser."""
+
+ALIASES = {"in": "id"}
+"""Old codes some browsers still send, mapped to the code the catalogs use."""
+
+
+def select_locale():
+    """Return this request's language: the one chosen, else the browser's best, else English."""
+    if not has_request_context():
+        return DEFAULT
+    chosen = session.get("locale")
+    if chosen in LANGUAGES:
+        return chosen
+    g.locale_negotiated = True
+    return best_match(request.accept_languages) or DEFAULT
+
+
+def best_match(accepted):
+    """Return the offered language the browser prefers most, matching on the primary tag.
+
+    ``accepted`` is Werkzeug's ``LanguageAccept`` (best quality first): ``en-GB, de;q=0.5``
+    gives English, where Werkzeug's own ``best_match`` would take the exact ``de`` first.
+    """
+    for tag, quality in accepted:
+        if quality <= 0:
+            continue
+        if tag == "*":
+            return DEFAULT
+        primary = tag.replace("_", "-").split("-")[0].lower()
+        primary = ALIASES.get(primary, primary)
+        if primary in LANGUAGES:
+            return primary
+    return None
+
+
+@bp.get("/language/<code>")
+def choose(code):
+    """Keep the language chosen in the footer for this browser and go back to the page.
+
+    A plain link, so it works without JavaScript and leaves view-only pages free of forms;
+    all it changes is this browser's own choice of language.
+    """
+    if code not in LANGUAGES:
+        abort(404)
+    session["locale"] = code
+    session.permanent = True
+    response = redirect(_safe_return(request.args.get("next", "")), 303)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _safe_return(target):
+    """Return ``target`` if it is a page of this site answering GET, else the home page."""
+    parts = urlsplit(target)
+    if (
+        not target.startswith("/")
+        or target.startswith("//")
+        or "\\" in target
+        or parts.scheme
+        or parts.netloc
+    ):
+        return url_for("games.home")
+    try:
+        current_app.url_map.bind("").match(parts.path, method="GET")
+    except RequestRedirect:
+        pass
+    except HTTPException:
+        return url_for("games.home")
+    return target
+
+
+@bp.app_context_processor
+def language_context():
+    """Give every page its language code (for ``<html lang>``) and the chooser's languages."""
+    return {"current_locale": str(get_locale() or DEFAULT), "languages": LANGUAGES}
+
+
+@bp.app_template_global()
+def language_return_to():
+    """Return the address the language chooser comes back to: this page, query included."""
+    if request.method != "GET":
+        return request.path
+    return request.full_path.removesuffix("?")
+
+
+@bp.after_app_request
+def vary_by_language(response):
+    """Tell caches that a page whose language came from Accept-Language varies by it."""
+    if g.get("locale_negotiated"):
+        response.vary.add("Accept-Language")
+    return response
