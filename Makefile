@@ -6,15 +6,31 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: install run serve test browser bench lint clean
+.PHONY: install run serve test browser bench lint clean translations
 
-install: $(VENV)/.installed
+# Each language's catalog, compiled (the .mo files are built here, not committed).
+CATALOGS := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
+COMPILED := $(CATALOGS:.po=.mo)
+
+install: $(VENV)/.installed $(COMPILED)
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
+
+# Recompile a language whenever its catalog changed.
+$(COMPILED): %.mo: %.po | $(VENV)/.installed
+	$(BIN)/pybabel compile --statistics -i $< -o $@
+
+# Collect the messages of the code and pages into messages.pot and merge them into every
+# catalog; then translate what is new (no fuzzy entry may stay: the tests check).
+translations: install
+	$(BIN)/pybabel extract -F babel.cfg -k _l --add-comments=Translators: --add-location=file \
+		--project=Scorekeeper -o scorekeeper/translations/messages.pot .
+	$(BIN)/pybabel update -i scorekeeper/translations/messages.pot -d scorekeeper/translations \
+		--ignore-obsolete
 
 # Serve on the embedded SQLite database; HOST=0.0.0.0 serves the phones on the local network.
 run: install
