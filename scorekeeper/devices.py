@@ -48,16 +48,14 @@ def web_label(device_id, user_agent):
     return label[:MAX_LENGTH]
 
 
-def describe(label):
-    """Return a short name for a stored label, e.g. "Chrome on Android #k3Xa" or "API: bot".
+def parse(label):
+    """Split a stored label for display: ("web", family, short id), ("api", name) or None.
 
-    The result is plain text; templates escape it like every other input.
+    Family and name are plain text as stored or sent; templates escape them.
     """
     if not label:
-        return "unknown device"
+        return None
     if label.startswith(WEB_PREFIX):
         device_id, _, family = label.removeprefix(WEB_PREFIX).partition(SEPARATOR)
-        return f"{family or 'Browser'} #{device_id[:4]}"
-    if label == "api":
-        return "API client"
-    return "API: " + label[:40]
+        return ("web", family, device_id[:4])
+    return ("api", None if label == "api" else label[:40])

@@ -155,7 +155,14 @@ def share_links(game_id, can_edit):
 @bp.app_template_filter("device_name")
 def device_name(label):
     """Return the short name of the device behind a change."""
-    return devices.describe(label)
+    parsed = devices.parse(label)
+    if parsed is None:
+        return _("unknown device")
+    if parsed[0] == "web":
+        _kind, family, short_id = parsed
+        return _("%(family)s #%(id)s", family=family or _("Browser"), id=short_id)
+    name = parsed[1]
+    return _("API: %(name)s", name=name) if name else _("API client")
 
 
 @bp.app_template_global()

@@ -399,10 +399,13 @@ def test_agent_family_names_browser_and_system(agent, family):
     assert devices.agent_family(agent) == family
 
 
-def test_web_label_is_short_and_described_with_a_shortened_id():
+def test_web_label_is_short_and_shown_with_a_shortened_id(app):
     label = devices.web_label("AbCdEfGhIjk", ANDROID_CHROME)
     assert label == "web:AbCdEfGhIjk · Chrome on Android"
-    assert devices.describe(label) == "Chrome on Android #AbCd"
     assert len(devices.web_label("x" * 100, ANDROID_CHROME)) == devices.MAX_LENGTH
-    assert devices.describe("api") == "API client"
-    assert devices.describe(None) == "unknown device"
+    with app.test_request_context():
+        assert sharing.device_name(label) == "Chrome on Android #AbCd"
+        assert sharing.device_name("web:AbCdEf") == "Browser #AbCd"
+        assert sharing.device_name("api") == "API client"
+        assert sharing.device_name("bot") == "API: bot"
+        assert sharing.device_name(None) == "unknown device"
