@@ -77,19 +77,30 @@
   document.addEventListener("DOMContentLoaded", function () { setUp(document); });
 
   /* A live answer that arrives after this page replaced the scoreboard itself (its own
-     save) is older than what is shown: drop it, out-of-band parts included. */
+     save) is older than what is shown: drop it, out-of-band parts included. Otherwise
+     note which sections the reader has open, to open them again after the swap. */
+  var openBeforeLive = [];
   document.addEventListener("htmx:beforeSwap", function (event) {
     var source = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (source && source.hasAttribute && source.hasAttribute("data-live") && !source.isConnected) {
+    if (!(source && source.hasAttribute && source.hasAttribute("data-live"))) { return; }
+    if (!source.isConnected) {
       event.detail.shouldSwap = false;
+      return;
     }
+    openBeforeLive = Array.prototype.map.call(document.querySelectorAll("details[open][id]"), function (d) { return d.id; });
   });
 
   /* After htmx swapped in the game: show the new scores, or the first message to fix. */
   document.addEventListener("htmx:afterSettle", function (event) {
     /* A live update from another phone must not move this reader's page. */
     var source = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (source && source.hasAttribute && source.hasAttribute("data-live")) { return; }
+    if (source && source.hasAttribute && source.hasAttribute("data-live")) {
+      openBeforeLive.forEach(function (id) {
+        var details = document.getElementById(id);
+        if (details) { details.open = true; }
+      });
+      return;
+    }
     setUp(document);
     var status = event.detail.xhr ? event.detail.xhr.status : 200;
     var target = status >= 400 ? document.querySelector(".form-errors, .has-error") : document.getElementById("scoreboard");
