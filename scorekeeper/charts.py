@@ -3,6 +3,8 @@
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from markupsafe import Markup, escape
 
 WIDTH = 380
@@ -94,9 +96,17 @@ def score_chart(
         f'<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" id="{escape(chart_id)}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" '
         f'aria-labelledby="{title_id} {desc_id}" font-family="sans-serif" font-size="13">',
-        f'<title id="{title_id}">Running scores, deal by deal</title>',
-        f'<desc id="{desc_id}">After {count} deal{"s" if count != 1 else ""}: {finals}. '
-        f"The line at {target} marks the target.</desc>",
+        f'<title id="{title_id}">{escape(_("Running scores, deal by deal"))}</title>',
+        # Translations are trusted like templates; the names in `finals` are escaped above.
+        f'<desc id="{desc_id}">'
+        + ngettext(
+            "After %(num)s deal: %(finals)s. The line at %(target)s marks the target.",
+            "After %(num)s deals: %(finals)s. The line at %(target)s marks the target.",
+            count,
+            finals=finals,
+            target=target,
+        )
+        + "</desc>",
     ]
     # Grid and axis labels.
     for tick in ticks:

@@ -185,7 +185,7 @@ def _import(table):
             if table is None and isinstance(document, dict) and document.get("table") is None:
                 if not (form.name.data or "").strip():
                     raise exchange.ImportRefused(
-                        "This file holds games without a table: give the new table a name."
+                        _("This file holds games without a table: give the new table a name.")
                     )
                 document = dict(document, table={"name": form.name.data.strip(), "players": []})
             result = exchange.import_document(document, table=table)
