@@ -96,7 +96,8 @@ def score_chart(
         f'<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" id="{escape(chart_id)}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" '
         f'aria-labelledby="{title_id} {desc_id}" font-family="sans-serif" font-size="13">',
-        f'<title id="{title_id}">{escape(_("Running scores, deal by deal"))}</title>',
+        # Outside the f-string's braces, or the message extractor would not see it.
+        f'<title id="{title_id}">' + escape(_("Running scores, deal by deal")) + "</title>",
         # Translations are trusted like templates; the names in `finals` are escaped above.
         f'<desc id="{desc_id}">'
         + ngettext(
