@@ -82,7 +82,8 @@ def test_export_then_import_as_copy_gives_back_the_same_games(app, client):
     for old, new in zip(before["games"], after["games"], strict=True):
         a = client.get(f"/api/v1/games/{old['id']}").get_json()
         b = client.get(f"/api/v1/games/{new['id']}").get_json()
-        a.pop("id"), b.pop("id")
+        for document in (a, b):
+            document.pop("id"), document.pop("table")  # a copy has its own ids
         assert a == b
 
 
