@@ -24,6 +24,8 @@ def create_app(test_config=None):
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
+        # Phones poll the scoreboard every few seconds; only a changed session is re-sent.
+        SESSION_REFRESH_EACH_REQUEST=False,
         WTF_CSRF_TIME_LIMIT=None,
         HTMX_LOCAL_ONLY=False,
         PREFERRED_URL_SCHEME="http",
