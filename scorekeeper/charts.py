@@ -92,22 +92,24 @@ def score_chart(
     finals = ", ".join(
         f"{escape(name)} {line[-1]}" for name, line in zip(players, series, strict=True)
     )
+    # Marked outside f-string braces, where the message extractor sees them. Translations
+    # are trusted like templates; the names in `finals` are escaped above.
+    title = escape(_("Running scores, deal by deal"))
+    axis_label = escape(_("Deal"))
+    target_label = escape(_("%(target)s to win", target=target))
+    description = ngettext(
+        "After %(num)s deal: %(finals)s. The line at %(target)s marks the target.",
+        "After %(num)s deals: %(finals)s. The line at %(target)s marks the target.",
+        count,
+        finals=finals,
+        target=target,
+    )
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" id="{escape(chart_id)}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" '
         f'aria-labelledby="{title_id} {desc_id}" font-family="sans-serif" font-size="13">',
-        # Outside the f-string's braces, or the message extractor would not see it.
-        f'<title id="{title_id}">' + escape(_("Running scores, deal by deal")) + "</title>",
-        # Translations are trusted like templates; the names in `finals` are escaped above.
-        f'<desc id="{desc_id}">'
-        + ngettext(
-            "After %(num)s deal: %(finals)s. The line at %(target)s marks the target.",
-            "After %(num)s deals: %(finals)s. The line at %(target)s marks the target.",
-            count,
-            finals=finals,
-            target=target,
-        )
-        + "</desc>",
+        f'<title id="{title_id}">{title}</title>',
+        f'<desc id="{desc_id}">{description}</desc>',
     ]
     # Grid and axis labels.
     for tick in ticks:
@@ -128,7 +130,7 @@ def score_chart(
         )
     parts.append(
         f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 3}" text-anchor="middle" '
-        f'fill="currentColor">Deal</text>'
+        f'fill="currentColor">{axis_label}</text>'
     )
     # The target line.
     y_target = y_at(target)
@@ -139,7 +141,7 @@ def score_chart(
     # Labelled at the left, where every line is still near 0, so no end label covers it.
     parts.append(
         f'<text x="{LEFT + 4}" y="{y_target - 5:.1f}" fill="#b00020" '
-        f'font-weight="bold">{target} to win</text>'
+        f'font-weight="bold">{target_label}</text>'
     )
     # One line per player, then its final value and name at the right edge.
     label_ys = _spread([y_at(line[-1]) for line in series], gap=12, low=TOP, high=TOP + plot_h)
