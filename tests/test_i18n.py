@@ -150,6 +150,18 @@ def test_chooser_refuses_an_unknown_language(client):
     assert html_lang(client.get("/").text) == "en"
 
 
+def test_score_chart_speaks_the_pages_language(client, api):
+    game = api.create()
+    api.add(game, {"number": 1, "bidder": 1, "bid": 4, "trump": "H", "called_card": "KH",
+                   "partner": 3, "high": 3, "low": 0, "jack": 1, "off_jack": 2, "joker": 1,
+                   "game": "bidders"})  # fmt: skip
+    body = client.get(f"/games/{game['id']}/sheet", headers={"Accept-Language": "fr"}).text
+    title = translated("fr", "Running scores, deal by deal")
+    assert re.search(rf'<title id="[^"]+-title">{title}</title>', body)
+    assert translated("fr", "%(target)s to win") % {"target": 21} in body
+    assert "to win" not in body
+
+
 # --- the catalogs ----------------------------------------------------------------------
 
 
