@@ -140,13 +140,13 @@ def _not_found(message: str):
 
 
 @bp.errorhandler(ApiError)
-def _api_error(error: ApiError):
+def api_error(error: ApiError):
     db.session.rollback()
     return error.response()
 
 
 @bp.errorhandler(engine.RuleViolation)
-def _rule_violation(error: engine.RuleViolation):
+def rule_violation(error: engine.RuleViolation):
     db.session.rollback()
     if isinstance(error, engine.WrongType):
         status, code = 400, "bad_request"
@@ -191,7 +191,7 @@ def _no_such_deal(error: store.NoSuchDeal):
 
 
 @bp.errorhandler(HTTPException)
-def _http_error(error: HTTPException):
+def http_error(error: HTTPException):
     db.session.rollback()
     if isinstance(error, RequestEntityTooLarge):
         return _too_large()
@@ -204,7 +204,7 @@ def _http_error(error: HTTPException):
 # ---------------------------------------------------------------- helpers for the views
 
 
-def _json_body() -> dict[str, Any]:
+def json_body() -> dict[str, Any]:
     """Return the body parsed as a JSON object, whatever the Content-Type, or answer 400."""
     data = request.get_data(cache=True)
     try:
@@ -277,7 +277,7 @@ def list_rulesets():
 @bp.post("/games")
 def create_game():
     """Start a game; answer its document and its edit token."""
-    body = _json_body()
+    body = json_body()
     settings = {name: body.get(name) for name in GAME_FIELDS}
     unknown = sorted(set(body) - set(GAME_FIELDS))
     if unknown:
@@ -313,7 +313,7 @@ def add_deal(game_id: str):
     """Store the next deal; answer its document."""
     game = _game_or_404(game_id, deals=False)
     _require_edit_token(game)
-    body = _json_body()
+    body = json_body()
     deal = store.add_deal(game, body, device=_device())
     return json_response(
         store.deal_document(deal), 201, {"Location": _deal_url(game.id, deal.number)}
@@ -334,7 +334,7 @@ def correct_deal(game_id: str, number: str):
     _require_edit_token(game)
     deal_number = _deal_number(number)
     _deal_or_404(game, deal_number)
-    body = _json_body()
+    body = json_body()
     deal = store.correct_deal(game, deal_number, body, device=_device())
     return json_response(store.deal_document(deal))
 

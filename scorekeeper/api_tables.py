@@ -14,9 +14,9 @@ from scorekeeper.api import ApiError, json_response
 
 bp = Blueprint("api_tables", __name__, url_prefix="/api/v1/tables")
 
-bp.register_error_handler(ApiError, api._api_error)
-bp.register_error_handler(engine.RuleViolation, api._rule_violation)
-bp.register_error_handler(HTTPException, api._http_error)
+bp.register_error_handler(ApiError, api.api_error)
+bp.register_error_handler(engine.RuleViolation, api.rule_violation)
+bp.register_error_handler(HTTPException, api.http_error)
 
 TABLE_FIELDS = ("name", "players")
 
@@ -61,7 +61,7 @@ def _int_arg(name: str, default: int | None = None) -> int | None:
 @bp.post("")
 def create_table():
     """Create a table; answer its document and its edit token."""
-    body = api._json_body()
+    body = api.json_body()
     unknown = sorted(set(body) - set(TABLE_FIELDS))
     if unknown:
         problems = {name: [f"There is no setting {name!r}."] for name in unknown}
@@ -106,7 +106,7 @@ def start_game(table_id: str):
     """Start a game at the table (body as POST /api/v1/games); answer it with its edit token."""
     table = _table_or_404(table_id)
     _require_table_token(table)
-    body = api._json_body()
+    body = api.json_body()
     unknown = sorted(set(body) - set(api.GAME_FIELDS))
     if unknown:
         problems = {name: [f"There is no setting {name!r}."] for name in unknown}
@@ -122,7 +122,7 @@ def merge(table_id: str):
     """Merge two spellings of one player: ``{"from": id, "into": id}``."""
     table = _table_or_404(table_id)
     _require_table_token(table)
-    body = api._json_body()
+    body = api.json_body()
     wrong = {
         name: [f"{name} must be a player id (a whole number)."]
         for name in ("from", "into")

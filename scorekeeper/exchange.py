@@ -492,7 +492,7 @@ def _build_game(
     secret = record.get("edit_token_hash") if keep_ids else None
     if secret is None:
         token = secrets.token_urlsafe(32)
-        secret = store._hash_token(token)
+        secret = store.hash_token(token)
     created = _parse_time(record.get("created_at"), "") or datetime.now(UTC)
     game = Game(
         id=game_id,
@@ -527,7 +527,7 @@ def _build_game(
             for c in record.get("changes", [])
         ],
     )
-    store._remember(game, states[-1] if states else engine.new_game(config))
+    store.cache_state(game, states[-1] if states else engine.new_game(config))
     return game, token
 
 

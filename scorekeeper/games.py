@@ -185,7 +185,7 @@ def correct(game_id, number):
             return redirect(url_for("games.show", game_id=game.id, _anchor=f"deal-{number}"), 303)
     else:
         status = 422
-    context = _game_context(game)
+    context = game_context(game)
     return (
         render_template("games/correct.html", form=form, deal=deal.result, **context),
         status,
@@ -274,7 +274,7 @@ def _deal_form(game, form=None):
     )
 
 
-def _game_context(game):
+def game_context(game):
     """Return what the game templates need, read from the game document."""
     state = store.game_state(game)
     doc = store.game_document(game, state)
@@ -303,7 +303,7 @@ def _game_context(game):
 
 def _render_game(game, form=None, status=200):
     """Render the game page, or its live part for htmx."""
-    context = _game_context(game)
+    context = game_context(game)
     if form is None and context["can_edit"] and not context["finished"]:
         form = _deal_form(game, form=None if request.method == "GET" else DealForm(formdata=None))
     return render("games/show.html", "games/_game.html", status, form=form, **context)

@@ -100,7 +100,7 @@ def live(game_id):
     # the deal form is, or its next save would silently fail.
     revoked = not can_edit and request.headers.get("If-None-Match", "").endswith('-e"')
     game = _load(game_id)
-    context = games._game_context(game)
+    context = games.game_context(game)
     response = make_response(render_template("games/_live.html", revoked=revoked, **context))
     return _live_headers(response, etag)
 

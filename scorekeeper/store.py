@@ -185,12 +185,12 @@ def create_game(
         target=config.target,
         first_dealer=config.first_dealer,
         house_rules=dict(config.house_rules),
-        edit_token_hash=_hash_token(token),
+        edit_token_hash=hash_token(token),
         version=1,
         players=[Player(seat=seat, name=name) for seat, name in enumerate(config.players)],
         deals=[],
     )
-    _remember(game, engine.new_game(config))
+    cache_state(game, engine.new_game(config))
     db.session.add(game)
     try:
         db.session.commit()
@@ -221,7 +221,7 @@ def add_deal(game: Game, raw: object, *, device: str | None = None) -> Deal:
         db.session.add(deal)
         if _deals_loaded(game):
             game.deals.append(deal)
-        _remember(game, new_state)
+        cache_state(game, new_state)
         _log(game, result.number, "add", None, document, device)
         try:
             db.session.flush()
@@ -263,7 +263,7 @@ def correct_deal(game: Game, number: int, raw: object, *, device: str | None = N
                 deal.result = document
                 deal.updated_at = now
         after = dict(target.result)
-        _remember(game, engine.resume(config, results[-1]))
+        cache_state(game, engine.resume(config, results[-1]))
         _log(game, number, "correct", before, after, device)
         return target
 
@@ -292,7 +292,7 @@ def undo_last_deal(game: Game, number: int, *, device: str | None = None) -> Non
         db.session.delete(last)
         if _deals_loaded(game):
             game.deals.remove(last)
-        _remember(game, engine.resume(config, previous))
+        cache_state(game, engine.resume(config, previous))
         _log(game, number, "undo", before, None, device)
 
     _retrying(game, attempt)
@@ -302,7 +302,7 @@ def check_edit_token(game: Game, token: str | None) -> bool:
     """Return whether the token is this game's edit token (compared in constant time)."""
     if not token:
         return False
-    return hmac.compare_digest(_hash_token(token), game.edit_token_hash)
+    return hmac.compare_digest(hash_token(token), game.edit_token_hash)
 
 
 def rotate_edit_token(game: Game) -> str:
@@ -311,7 +311,7 @@ def rotate_edit_token(game: Game) -> str:
 
     def attempt(game: Game) -> None:
         _claim(game)
-        game.edit_token_hash = _hash_token(token)
+        game.edit_token_hash = hash_token(token)
 
     _retrying(game, attempt)
     return token
@@ -356,7 +356,7 @@ def _claim(game: Game) -> None:
     game.updated_at = utcnow()
 
 
-def _remember(game: Game, state: engine.GameState) -> None:
+def cache_state(game: Game, state: engine.GameState) -> None:
     """Cache the engine's state on the game row, for lists and quick looks."""
     outcome = state.outcome
     game.deal_count = state.deal_count
@@ -445,5 +445,5 @@ def _new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
-def _hash_token(token: str) -> str:
+def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
