@@ -344,3 +344,14 @@ def test_a_correction_the_later_deals_cannot_survive_is_refused_with_409(client)
     assert 'class="form-errors"' in refused.text
     assert 'value="2" checked' in group(refused.text, "partner")  # the entries are kept
     assert "Di wins!" in client.get(url).text  # nothing changed
+
+
+def test_game_page_links_to_its_score_sheet_and_downloads(client):
+    created = client.post(
+        "/api/v1/games",
+        json={"ruleset": "five-handed-schmier", "players": PLAYERS, "first_dealer": 0},
+    ).get_json()
+    page = client.get(f"/games/{created['id']}").text
+    for address in ("sheet", "export.json", "export.csv"):
+        assert f'href="/games/{created["id"]}/{address}"' in page
+    assert client.get(f"/games/{created['id']}/sheet").status_code == 200
