@@ -52,8 +52,12 @@ $(CHROMIUM):
 test: install browser
 	$(BIN)/python -m pytest
 
+# Speed and query-count targets: a late deal costs what an early one costs, and a season
+# of 10,000 games keeps every page's statements fixed. BENCH_DATABASE=postgresql+psycopg://…
+# runs them on PostgreSQL instead of a temporary SQLite file.
 bench: install
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench.deals $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
+	$(BIN)/python -m bench $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
 
 lint: install
 	$(BIN)/ruff check .
