@@ -15,14 +15,11 @@ from flask import (
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
-from scorekeeper import devices, engine, store
+from scorekeeper import devices, engine, keyring, store
 from scorekeeper.forms import ConfirmForm, DealForm, new_game_form
 from scorekeeper.htmx import render, wants_fragment
 
 bp = Blueprint("games", __name__)
-
-RECENT_LIMIT = 20
-EDIT_LIMIT = 20
 
 
 # --- who may change a game -------------------------------------------------------------
@@ -30,7 +27,7 @@ EDIT_LIMIT = 20
 
 def can_edit(game):
     """Return True when this browser holds the game's edit token."""
-    token = session.get("edit", {}).get(game.id)
+    token = keyring.token("edit", game.id)
     return bool(token) and store.check_edit_token(game, token)
 
 
@@ -42,18 +39,12 @@ def require_edit(game):
 
 def grant_edit(game_id, token):
     """Give this browser the edit token of a game (newest kept when the list is full)."""
-    edits = {k: v for k, v in session.get("edit", {}).items() if k != game_id}
-    edits[game_id] = token
-    session["edit"] = dict(list(edits.items())[-EDIT_LIMIT:])
-    session.permanent = True
+    keyring.grant("edit", game_id, token)
 
 
 def remember(game_id):
     """Put a game at the top of the list of games this device has opened."""
-    recent = [game_id] + [g for g in session.get("recent", []) if g != game_id]
-    if recent != session.get("recent"):
-        session["recent"] = recent[:RECENT_LIMIT]
-        session.permanent = True
+    keyring.remember("recent", game_id)
 
 
 def device():
@@ -71,7 +62,7 @@ def device():
 def home():
     """Start a game, or go back to one this device has opened."""
     games = []
-    for game_id in session.get("recent", []):
+    for game_id in keyring.recent("recent"):
         game = store.get_game(game_id, deals=False)
         if game is not None:
             games.append(_summary(game))

@@ -24,7 +24,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from flask_babel import gettext as _
@@ -32,7 +31,7 @@ from flask_wtf.csrf import CSRFError
 from markupsafe import Markup
 from werkzeug.http import quote_etag
 
-from scorekeeper import devices, games, store
+from scorekeeper import devices, games, keyring, store
 from scorekeeper.forms import SUIT_NAMES, ConfirmForm, card_words
 from scorekeeper.htmx import wants_fragment
 
@@ -143,7 +142,7 @@ def share_links(game_id, can_edit):
         ),
         "loopback_only": links_loopback,
     }
-    token = session.get("edit", {}).get(game_id) if can_edit else None
+    token = keyring.token("edit", game_id) if can_edit else None
     if token:
         edit_url = base + url_for("sharing.join", game_id=game_id, token=token)
         links["edit_url"] = edit_url

@@ -8,7 +8,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from flask_babel import gettext as _
@@ -18,16 +17,24 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import SelectField, StringField, TextAreaField
 from wtforms.validators import InputRequired, Length, Optional
 
-from scorekeeper import charts, engine, exchange, games, history, sharing, stats, store
+from scorekeeper import (
+    charts,
+    engine,
+    exchange,
+    games,
+    history,
+    keyring,
+    sharing,
+    stats,
+    store,
+)
 from scorekeeper.extensions import csrf
 from scorekeeper.forms import ConfirmForm, new_game_form
 
 bp = Blueprint("tables", __name__)
 
-EDIT_LIMIT = 20
 # An export file may be far larger than the 64 KiB any other request may send.
 IMPORT_LIMIT = 16 * 1024 * 1024
-RECENT_LIMIT = 20
 OUTCOME_LABELS = {
     "in_progress": lambda: _("In progress"),
     "won": lambda: _("Won"),
@@ -93,24 +100,18 @@ class MergeForm(FlaskForm):
 
 def can_edit_table(table):
     """Return True when this browser holds the table's edit token."""
-    token = session.get("table_edit", {}).get(table.id)
+    token = keyring.token("table_edit", table.id)
     return bool(token) and history.check_table_token(table, token)
 
 
 def grant_table_edit(table_id, token):
     """Give this browser the edit token of a table (newest kept when the list is full)."""
-    edits = {k: v for k, v in session.get("table_edit", {}).items() if k != table_id}
-    edits[table_id] = token
-    session["table_edit"] = dict(list(edits.items())[-EDIT_LIMIT:])
-    session.permanent = True
+    keyring.grant("table_edit", table_id, token)
 
 
 def remember_table(table_id):
     """Put a table at the top of the list of tables this device has opened."""
-    recent = [table_id] + [t for t in session.get("recent_tables", []) if t != table_id]
-    if recent != session.get("recent_tables"):
-        session["recent_tables"] = recent[:RECENT_LIMIT]
-        session.permanent = True
+    keyring.remember("recent_tables", table_id)
 
 
 def _load(table_id):
@@ -131,10 +132,10 @@ def _require_edit(table):
 @bp.get("/tables")
 def index():
     """List the tables this device has opened, and offer to create one."""
-    recent = session.get("recent_tables", [])
+    recent = keyring.recent("recent_tables")
     tables = history.get_tables(recent)
     return render_template(
-        "tables/index.html", tables=tables, editable=session.get("table_edit", {})
+        "tables/index.html", tables=tables, editable=keyring.tokens("table_edit")
     )
 
 
@@ -438,7 +439,7 @@ def _share(table, editable):
         "edit_url": None,
         "edit_qr": None,
     }
-    token = session.get("table_edit", {}).get(table.id) if editable else None
+    token = keyring.token("table_edit", table.id) if editable else None
     if token:
         edit_url = base + url_for("tables.join", table_id=table.id, token=token)
         links["edit_url"] = edit_url
