@@ -227,19 +227,27 @@ def _game_or_404(game_id: str, *, deals: bool = True):
     return game
 
 
-def _require_edit_token(game) -> None:
-    """Answer 401 without a bearer token and 403 with the wrong one."""
+def require_bearer(check, what: str) -> None:
+    """Answer 401 without a bearer token and 403 when `check(token)` refuses it.
+
+    `what` names the thing the token edits, for the messages ("game", "table").
+    """
     scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
         raise ApiError(
             401,
             "unauthorized",
-            "Send the game's edit token as 'Authorization: Bearer <edit_token>'.",
+            f"Send the {what}'s edit token as 'Authorization: Bearer <edit_token>'.",
             headers={"WWW-Authenticate": 'Bearer realm="scorekeeper"'},
         )
-    if not store.check_edit_token(game, token):
-        raise ApiError(403, "forbidden", "This edit token does not belong to this game.")
+    if not check(token):
+        raise ApiError(403, "forbidden", f"This edit token does not belong to this {what}.")
+
+
+def _require_edit_token(game) -> None:
+    """Answer 401 without a bearer token and 403 with the wrong one."""
+    require_bearer(lambda token: store.check_edit_token(game, token), "game")
 
 
 def _deal_number(text: str) -> int:

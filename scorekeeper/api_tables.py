@@ -30,17 +30,7 @@ def _table_or_404(table_id: str):
 
 def _require_table_token(table) -> None:
     """Answer 401 without a bearer token and 403 with the wrong one."""
-    scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
-        raise ApiError(
-            401,
-            "unauthorized",
-            "Send the table's edit token as 'Authorization: Bearer <edit_token>'.",
-            headers={"WWW-Authenticate": 'Bearer realm="scorekeeper"'},
-        )
-    if not history.check_table_token(table, token):
-        raise ApiError(403, "forbidden", "This edit token does not belong to this table.")
+    api.require_bearer(lambda token: history.check_table_token(table, token), "table")
 
 
 def _int_arg(name: str, default: int | None = None) -> int | None:
