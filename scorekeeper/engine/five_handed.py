@@ -20,9 +20,41 @@ from scorekeeper.engine.ruleset import Ruleset
 if TYPE_CHECKING:
     from scorekeeper.engine.game import GameConfig
 
+NOT_DECK_RANKS = (Rank.TWO, Rank.THREE)
+DECK: tuple[Card, ...] = (
+    *(Card(rank, suit) for suit in Suit for rank in Rank if rank not in NOT_DECK_RANKS),
+    JOKER,
+)
+"""The 45 cards: 52 without the 2s and 3s, plus one joker."""
+GAME_VALUES = {Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2, Rank.JACK: 1, Rank.TEN: 10}
+"""What each card counts towards Game; the joker counts 1, other ranks nothing."""
+JOKER_GAME_VALUE = 1
+
+
+def game_value(card: Card) -> int:
+    """Return what the card counts towards Game."""
+    return JOKER_GAME_VALUE if card.is_joker else GAME_VALUES.get(card.rank, 0)
+
+
+def trump_order(trump: Suit) -> tuple[Card, ...]:
+    """Return the 13 trumps, high to low: A K Q, both bauers, 10 down to 4, the joker."""
+    right, left = Card(Rank.JACK, trump), Card(Rank.JACK, trump.same_colour)
+    plain = [Rank.TEN, Rank.NINE, Rank.EIGHT, Rank.SEVEN, Rank.SIX, Rank.FIVE, Rank.FOUR]
+    return (
+        Card(Rank.ACE, trump),
+        Card(Rank.KING, trump),
+        Card(Rank.QUEEN, trump),
+        right,
+        left,
+        *(Card(rank, trump) for rank in plain),
+        JOKER,
+    )
+
+
 BIDS = range(3, 7)
 TOP_BID = 6
-PACK_GAME_COUNT = 81
+PACK_GAME_COUNT = sum(game_value(card) for card in DECK)
+"""81: every Game count of the pack added up."""
 HIGH_GAME_COUNT = 4
 """The ace of trump wins its own trick, so the side with High captured at least its 4."""
 ONE_GAME_COUNT = 1
@@ -51,7 +83,6 @@ POINT_MISSING = {
     "of trump's colour.",
     "joker": "Every deal awards Joker: choose who won the trick with the joker.",
 }
-NOT_DECK_RANKS = (Rank.TWO, Rank.THREE)
 
 
 def _is_int(value: object) -> bool:
@@ -106,6 +137,7 @@ class FiveHandedSchmier(Ruleset):
     min_players = 5
     max_players = 5
     target = 21
+    deck = DECK
     house_rules = {
         "partner_breaks_ties": HouseRule(
             (True, False),
@@ -365,7 +397,7 @@ class FiveHandedSchmier(Ruleset):
                     "(house rule: the joker is not callable).",
                 )
                 return None
-        elif card.rank in NOT_DECK_RANKS:
+        elif card not in self.deck:
             problem("called_card", f"There are no 2s or 3s in the {self.name} deck.")
             return None
         return card

@@ -4,6 +4,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from scorekeeper.engine.cards import Card
 from scorekeeper.engine.results import DealResult, Entry, HouseRule, Outcome
 
 if TYPE_CHECKING:
@@ -23,6 +24,8 @@ class Ruleset(ABC):
     """Most players at the table."""
     target: int
     """Score that wins unless the game sets another."""
+    deck: tuple[Card, ...]
+    """Every card of the pack this game is played with."""
     house_rules: Mapping[str, HouseRule]
     """Settings where the written rules are silent, with their defaults."""
     entry_fields: tuple[str, ...]
