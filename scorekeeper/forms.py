@@ -181,8 +181,8 @@ class DealForm(_RuleErrors, FlaskForm):
         _l("Game"),
         choices=[("bidders", _l("Bidders")), ("opponents", _l("Opponents")), ("none", _l("Tie"))],
     )
-    game_bidders = IntegerField(_l("Bidders' count"), validators=[Optional()])
-    game_opponents = IntegerField(_l("Opponents' count"), validators=[Optional()])
+    game_bidders = IntegerField(_l("Bidding side's count"), validators=[Optional()])
+    game_opponents = IntegerField(_l("Other side's count"), validators=[Optional()])
     auction = FieldList(_Radio(choices=[(NONE, _l("Pass"))] + [(b, b) for b in BIDS]))
 
     def setup(self, players, dealer, *, joker_callable=False, number=None):
