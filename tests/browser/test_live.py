@@ -121,6 +121,12 @@ def test_deal_saved_with_the_edit_link_appears_on_the_view_link_within_3_seconds
     assert scores(viewer) == ["2", "4", "2", "4", "2"]
     expect(viewer.locator("#history")).not_to_contain_text("Deal 2")
 
+    # A reader who opened "Why this score" keeps it open when the next deal arrives.
+    viewer.locator("#why-1 summary").click()
+    editor.get_by_role("button", name="Everyone passed").click()
+    expect(viewer.locator("#history")).to_contain_text("Deal 2", timeout=LIVE_WITHIN * 1000)
+    expect(viewer.locator("#why-1")).to_have_attribute("open", "")
+
 
 def test_phone_entering_the_same_deal_keeps_its_taps_and_is_told(phones, live_server):
     editor, _ = phones
