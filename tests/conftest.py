@@ -32,6 +32,22 @@ POSTGRES_URL = os.environ.get(
 BOTH = ("sqlite", "postgresql")
 
 FIVE = ["Ann", "Bob", "Cy", "Di", "Ed"]
+EXAMPLE_DEAL = {
+    "bidder": 1,
+    "bid": 4,
+    "trump": "H",
+    "called_card": "KH",
+    "partner": 3,
+    "high": 3,
+    "low": 0,
+    "jack": 1,
+    "off_jack": 2,
+    "joker": 1,
+    "game_points": {"bidders": 27, "opponents": 18},
+}
+"""API.md's example entry: Bob bids 4 in hearts and calls the KH, which Di holds."""
+DEAL = {**{k: v for k, v in EXAMPLE_DEAL.items() if k != "game_points"}, "game": "bidders"}
+"""The same deal with Game entered as who took it, as the pages usually send it."""
 
 
 def pytest_generate_tests(metafunc):

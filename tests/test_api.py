@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Change, Deal, Game, Player
+from tests.conftest import EXAMPLE_DEAL
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -21,19 +22,6 @@ def sqlite_only(test):
 
 
 FIVE = ["Ann", "Bob", "Cy", "Di", "Ed"]
-EXAMPLE_DEAL = {
-    "bidder": 1,
-    "bid": 4,
-    "trump": "H",
-    "called_card": "KH",
-    "partner": 3,
-    "high": 3,
-    "low": 0,
-    "jack": 1,
-    "off_jack": 2,
-    "joker": 1,
-    "game_points": {"bidders": 27, "opponents": 18},
-}
 
 
 def sweep(bidder, partner, bid=6):

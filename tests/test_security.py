@@ -13,21 +13,9 @@ from sqlalchemy import text
 from scorekeeper import create_app, sharing, store
 from scorekeeper.extensions import db
 from scorekeeper.security import HTMX_CDN_URL, HTMX_FILE
+from tests.conftest import DEAL
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
-DEAL = {
-    "bidder": 1,
-    "bid": 4,
-    "trump": "H",
-    "called_card": "KH",
-    "partner": 3,
-    "high": 3,
-    "low": 0,
-    "jack": 1,
-    "off_jack": 2,
-    "joker": 1,
-    "game": "bidders",
-}
 DEAL_FORM = {
     "number": "1",
     "bidder": "1",

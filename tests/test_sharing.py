@@ -10,20 +10,8 @@ from sqlalchemy import event
 
 from scorekeeper import devices, sharing
 from scorekeeper.extensions import db
+from tests.conftest import DEAL
 
-DEAL = {
-    "bidder": 1,
-    "bid": 4,
-    "trump": "H",
-    "called_card": "KH",
-    "partner": 3,
-    "high": 3,
-    "low": 0,
-    "jack": 1,
-    "off_jack": 2,
-    "joker": 1,
-    "game": "bidders",
-}
 # The same deal as the page's form posts it.
 DEAL_FORM = {
     "bidder": "1",
