@@ -7,24 +7,9 @@ import re
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import create_engine, event, text
+from sqlalchemy import event
 
 from bench.generate import random_game
-
-MY_TABLES = ("deal_seats", "table_players", "card_tables")
-
-
-def empty_history_tables(database_url: str) -> None:
-    """Delete the rows of the tables this area adds (the shared fixture empties the rest)."""
-    engine = create_engine(database_url)
-    try:
-        with engine.begin() as connection:
-            connection.execute(text("UPDATE games SET table_id = NULL"))
-            connection.execute(text("UPDATE players SET table_player_id = NULL"))
-            for table in MY_TABLES:
-                connection.execute(text(f"DELETE FROM {table}"))
-    finally:
-        engine.dispose()
 
 
 @contextmanager

@@ -2,24 +2,14 @@
 
 import json
 
-import pytest
-
 from tests.conftest import empty_tables
 from tests.tables_support import (
     MADE_WITH_PARTNER,
     create_table,
-    empty_history_tables,
     play,
     play_random_games,
     start_game,
 )
-
-
-@pytest.fixture
-def app(app, database):
-    """The shared app, with the tables this area adds emptied too."""
-    empty_history_tables(database)
-    return app
 
 
 def test_export_all_then_import_restores_every_table_and_game(app, client, database, tmp_path):
@@ -38,7 +28,6 @@ def test_export_all_then_import_restores_every_table_and_game(app, client, datab
     before_table = client.get(f"/api/v1/tables/{table['id']}/games").get_json()
     before_loose = client.get(f"/api/v1/games/{loose['id']}").get_json()
 
-    empty_history_tables(database)
     empty_tables(database)
     assert client.get(f"/api/v1/games/{loose['id']}").status_code == 404
 

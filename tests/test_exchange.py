@@ -18,20 +18,12 @@ from tests.tables_support import (
     THROWN_IN,
     bearer,
     create_table,
-    empty_history_tables,
     play,
     play_random_games,
     start_game,
 )
 
 BACKENDS = BOTH
-
-
-@pytest.fixture
-def app(app, database):
-    """The shared app, with the tables this area adds emptied too."""
-    empty_history_tables(database)
-    return app
 
 
 def corrected_table(client):
@@ -93,7 +85,6 @@ def test_restore_keeps_ids_and_edit_links(app, client, database):
         backup = exchange.export_table(history.get_table(table["id"]), include_secrets=True)
         db.session.remove()
     # Everything is lost, as with a dead disk; then the backup is restored.
-    empty_history_tables(database)
     empty_tables(database)
     with app.app_context():
         result = exchange.import_document(backup, keep_ids=True)

@@ -1,6 +1,5 @@
 """Statistics per player at a table, aggregated in SQL from the per-seat deal records."""
 
-import pytest
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
@@ -13,7 +12,6 @@ from tests.tables_support import (
     bearer,
     count_queries,
     create_table,
-    empty_history_tables,
     play,
     play_random_games,
     start_game,
@@ -26,13 +24,6 @@ SWEEP = {
     "bidder": 1, "bid": 6, "trump": "C", "called_card": "QC", "partner": 3,
     "high": 1, "low": 3, "jack": 1, "off_jack": 3, "joker": 1, "game": "bidders",
 }  # fmt: skip
-
-
-@pytest.fixture
-def app(app, database):
-    """The shared app, with the tables this area adds emptied too."""
-    empty_history_tables(database)
-    return app
 
 
 def stats_of(client, table):

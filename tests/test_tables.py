@@ -11,20 +11,12 @@ from tests.tables_support import (
     SET_ALONE,
     bearer,
     create_table,
-    empty_history_tables,
     play,
     play_random_games,
     start_game,
 )
 
 BACKENDS = BOTH
-
-
-@pytest.fixture
-def app(app, database):
-    """The shared app, with the tables this area adds emptied too."""
-    empty_history_tables(database)
-    return app
 
 
 def test_create_table_answers_its_document_and_an_edit_token(client):

@@ -4,15 +4,12 @@ import io
 import json
 import re
 
-import pytest
-
 from tests.tables_support import (
     MADE_WITH_PARTNER,
     SET_ALONE,
     THROWN_IN,
     create_table,
     csrf_token,
-    empty_history_tables,
     play,
     play_random_games,
     start_game,
@@ -26,13 +23,6 @@ NEW_GAME = {
     "hr_unresolved_tie": "play_on",
     "hr_joker_callable": "false",
 }
-
-
-@pytest.fixture
-def app(app, database):
-    """The shared app, with the tables this area adds emptied too."""
-    empty_history_tables(database)
-    return app
 
 
 def make_table(client, name="Thursday club", regulars="Ann\nBob"):
