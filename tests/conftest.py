@@ -48,6 +48,21 @@ EXAMPLE_DEAL = {
 """API.md's example entry: Bob bids 4 in hearts and calls the KH, which Di holds."""
 DEAL = {**{k: v for k, v in EXAMPLE_DEAL.items() if k != "game_points"}, "game": "bidders"}
 """The same deal with Game entered as who took it, as the pages usually send it."""
+DEAL_FORM = {
+    "bidder": "1",
+    "bid": "4",
+    "trump": "H",
+    "called_rank": "K",
+    "called_suit": "H",
+    "partner": "3",
+    "high": "3",
+    "low": "0",
+    "jack": "1",
+    "off_jack": "2",
+    "joker": "1",
+    "game": "bidders",
+}
+"""The same deal as the page's form posts it."""
 
 
 def pytest_generate_tests(metafunc):

@@ -13,24 +13,9 @@ from sqlalchemy import text
 from scorekeeper import create_app, sharing, store
 from scorekeeper.extensions import db
 from scorekeeper.security import HTMX_CDN_URL, HTMX_FILE
-from tests.conftest import DEAL
+from tests.conftest import DEAL, DEAL_FORM
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
-DEAL_FORM = {
-    "number": "1",
-    "bidder": "1",
-    "bid": "4",
-    "trump": "H",
-    "called_rank": "K",
-    "called_suit": "H",
-    "partner": "3",
-    "high": "3",
-    "low": "0",
-    "jack": "1",
-    "off_jack": "2",
-    "joker": "1",
-    "game": "bidders",
-}
 SCRIPT = "<script>alert(1)</script>"
 IMG = '"><img src=x onerror=alert(1)>'
 FORMULA = "=HYPERLINK(1)"
@@ -80,7 +65,10 @@ def deal_count(api, game):
 FORMS = {
     "new game": lambda g: ("/games/new", {"ruleset": "five-handed-schmier"}),
     "add deal": lambda g: (f"/games/{g['id']}/deals", {**DEAL_FORM, "number": "2"}),
-    "correct": lambda g: (f"/games/{g['id']}/deals/1/edit", {**DEAL_FORM, "bid": "5"}),
+    "correct": lambda g: (
+        f"/games/{g['id']}/deals/1/edit",
+        {**DEAL_FORM, "number": "1", "bid": "5"},
+    ),
     "undo": lambda g: (f"/games/{g['id']}/deals/1/undo", {}),
     "new edit link": lambda g: (f"/games/{g['id']}/edit-link", {}),
 }

@@ -10,23 +10,8 @@ from sqlalchemy import event
 
 from scorekeeper import devices, sharing
 from scorekeeper.extensions import db
-from tests.conftest import DEAL
+from tests.conftest import DEAL, DEAL_FORM
 
-# The same deal as the page's form posts it.
-DEAL_FORM = {
-    "bidder": "1",
-    "bid": "4",
-    "trump": "H",
-    "called_rank": "K",
-    "called_suit": "H",
-    "partner": "3",
-    "high": "3",
-    "low": "0",
-    "jack": "1",
-    "off_jack": "2",
-    "joker": "1",
-    "game": "bidders",
-}
 ANDROID_CHROME = (
     "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 "
     "(KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36"
