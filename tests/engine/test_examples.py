@@ -1,4 +1,4 @@
-"""The worked games in shared/examples/five-handed-games.json, deal by deal."""
+"""The worked games in tests/data/five-handed-games.json, deal by deal."""
 
 import json
 import re
@@ -16,7 +16,7 @@ from scorekeeper.engine import (
     resume,
 )
 
-EXAMPLES = Path(__file__).parents[2] / "../shared/examples/five-handed-games.json"
+EXAMPLES = Path(__file__).parents[1] / "data" / "five-handed-games.json"
 GAMES = json.loads(EXAMPLES.read_text(encoding="utf-8"))
 
 
