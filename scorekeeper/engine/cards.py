@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from scorekeeper.engine.errors import RuleViolation
+from scorekeeper.engine.messages import Message, msg
 
 
 class Suit(StrEnum):
@@ -38,12 +39,23 @@ class Suit(StrEnum):
         """Return the suit's English name in the plural ("hearts")."""
         return self.name.lower()
 
+    @property
+    def words(self) -> Message:
+        """Return the suit's name for people, as a message ("hearts")."""
+        return _SUIT_WORDS[self]
+
 
 _SAME_COLOUR = {
     Suit.SPADES: Suit.CLUBS,
     Suit.CLUBS: Suit.SPADES,
     Suit.HEARTS: Suit.DIAMONDS,
     Suit.DIAMONDS: Suit.HEARTS,
+}
+_SUIT_WORDS = {
+    Suit.SPADES: msg("spades"),
+    Suit.HEARTS: msg("hearts"),
+    Suit.DIAMONDS: msg("diamonds"),
+    Suit.CLUBS: msg("clubs"),
 }
 _SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 
@@ -104,8 +116,11 @@ class Card:
         raise RuleViolation(
             {
                 "card": (
-                    f"{text!r} is not a card: write the rank then the suit, "
-                    "like AS, 10H or QD, or JOKER.",
+                    msg(
+                        "%(text)r is not a card: write the rank then the suit, "
+                        "like AS, 10H or QD, or JOKER.",
+                        text=text,
+                    ),
                 )
             }
         )
@@ -124,5 +139,21 @@ class Card:
         """Return the card for people: rank and suit symbol (`K♥`), or `Joker`."""
         return "Joker" if self.is_joker else f"{self.rank}{self.suit.symbol}"
 
+    @property
+    def words(self) -> Message:
+        """Return the card in words as one message ("king of hearts", "the joker")."""
+        if self.rank is None or self.suit is None:
+            return msg("the joker")
+        return msg("%(rank)s of %(suit)s", rank=_RANK_WORDS[self.rank], suit=self.suit.words)
+
 
 JOKER = Card(None, None)
+"""The joker: no rank, no suit."""
+
+_RANK_WORDS = {
+    Rank.ACE: msg("ace"),
+    Rank.KING: msg("king"),
+    Rank.QUEEN: msg("queen"),
+    Rank.JACK: msg("jack"),
+    **{rank: msg(str(rank)) for rank in Rank if rank.value.isdigit()},
+}

@@ -1,119 +1,181 @@
 """Immutable values the engine hands out: entries, deal results, outcomes, house rules."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
-IN_PROGRESS = "in_progress"
-WON = "won"
-SHARED = "shared"
-DRAWN = "drawn"
+from scorekeeper.engine.frozen import FrozenMap, freeze, thaw
+from scorekeeper.engine.messages import Message
+
+
+class Status(StrEnum):
+    """Where a game stands."""
+
+    IN_PROGRESS = "in_progress"
+    """Deals are still played (an unsettled tie under `play_on` included)."""
+    WON = "won"
+    """One side won."""
+    SHARED = "shared"
+    """Tied sides share the win (house rule `unresolved_tie: shared`)."""
+    DRAWN = "drawn"
+    """The rules end the game with nobody winning."""
+
+
+class DecidedBy(StrEnum):
+    """The step of the win check that ended the game."""
+
+    HIGHEST = "highest"
+    """One side at the target, or the highest of several."""
+    BIDDER = "bidder"
+    """Tied (or, in the Shmear family, several at the target) with the bidder among them."""
+    PARTNER = "partner"
+    """Tied with the bidder's partner among them (house rule `partner_breaks_ties`)."""
+    SHARED = "shared"
+    """An unsettled tie shared under the house rule."""
+    MOON = "moon"
+    """A successful moon ends the game at once."""
+    LOWEST_AT_START = "lowest_at_start"
+    """Several reached the target together: the lowest before the hand wins."""
+    DRAW = "draw"
+    """Still tied after every step that the rules give: the game is drawn."""
+
+
+class DealKind(StrEnum):
+    """What happened to a deal."""
+
+    PLAYED = "played"
+    """The hand was played and scored; the win check runs after it."""
+    THROWN_IN = "thrown_in"
+    """Everyone passed and the same dealer deals again."""
+    FORFEIT = "forfeit"
+    """Everyone passed and the dealer forfeited instead of playing at the lowest bid."""
 
 
 @dataclass(frozen=True, slots=True)
 class HouseRule:
     """A per-game setting where the written rules are silent."""
 
-    values: tuple
+    values: tuple[Any, ...]
     """The values it may take."""
     default: Any
     """The value when the game does not set it."""
-    summary: str
+    summary: Message
     """One line for players: what it decides."""
+    label: Message | None = None
+    """Its name for people; None: the rule's id in words."""
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
     """A deal as entered, its JSON types checked but its rules not yet."""
 
-    raw: Mapping[str, Any]
+    raw: FrozenMap[str, Any]
     """The fields as sent, nulls and `number` dropped: what storage keeps and replays."""
     number: int | None = None
     """The deal number the client expects to write, if it sent one."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the entry as plain JSON values, as storage keeps it."""
+        return thaw(self.raw)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """Where the game stands after the win check."""
 
-    status: str
-    """`in_progress`, `won`, `shared` or `drawn`."""
+    status: Status
+    """In progress, won, shared or drawn."""
     winners: tuple[int, ...]
     """Winning seats, ascending; empty unless won or shared."""
-    decided_by: str | None
+    decided_by: DecidedBy | None
     """The step of the win check that decided, or None while in progress."""
-    explanation: str
+    explanation: Message
     """One or two sentences for people, naming players and the rule applied."""
+    open_tie: tuple[int, ...] = ()
+    """Seats tied at the top that the rules leave open (play on), else empty."""
 
     @property
     def finished(self) -> bool:
         """Return whether no further deal may be entered."""
-        return self.status != IN_PROGRESS
+        return self.status != Status.IN_PROGRESS
+
+
+CORE_FIELDS = ("number", "dealer", "bidders", "made", "deltas", "scores")
+"""Fields every deal document has, whatever the ruleset."""
 
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """A stored deal: the entry as resolved plus everything the engine computed."""
+    """A stored deal: the common core every ruleset shares, plus the ruleset's own detail."""
 
     number: int
-    """1, 2, 3 … in the order entered, thrown-in deals included."""
+    """1, 2, 3 … in the order entered, thrown-in and forfeited deals included."""
     dealer: int
     """The seat that dealt."""
-    thrown_in: bool
-    """Whether everyone passed."""
-    bidder: int | None = None
-    """The seat that won the auction."""
-    bid: int | None = None
-    """The winning bid."""
-    trump: str | None = None
-    """The trump suit's letter."""
-    called_card: str | None = None
-    """The card the bidder called, in notation."""
-    partner: int | None = None
-    """The seat that held the called card."""
-    auction: tuple | None = None
-    """What each speaker said from the dealer's left, if entered (None for a pass)."""
-    high: int | None = None
-    """Seat that held and played the ace of trump."""
-    low: int | None = None
-    """Seat that held and played the 4 of trump."""
-    jack: int | None = None
-    """Seat that won the trick with the right bauer."""
-    off_jack: int | None = None
-    """Seat that won the trick with the left bauer."""
-    joker: int | None = None
-    """Seat that won the trick with the joker."""
-    game_points: Mapping[str, int] | None = None
-    """Both sides' Game counts, if entered."""
-    game: str | None = None
-    """Who took Game: `bidders`, `opponents` or `none`."""
-    bidders: tuple[int, ...] | None = None
-    """The bidder, then the partner if any."""
-    points: Mapping[str, int] | None = None
-    """Points each side took this deal."""
-    made: bool | None = None
-    """Whether the bidders took at least the bid."""
-    deltas: tuple[int, ...] = ()
+    kind: DealKind
+    """Played, thrown in or forfeited."""
+    bidders: tuple[int, ...] | None
+    """The side that played the contract, bidder first where the bidder is in it."""
+    made: bool | None
+    """Whether that side made its contract; None when nothing was played."""
+    deltas: tuple[int, ...]
     """Each seat's change this deal."""
-    scores: tuple[int, ...] = ()
+    scores: tuple[int, ...]
     """Each seat's total after this deal."""
+    detail: FrozenMap[str, Any] = FrozenMap()
+    """The ruleset's own fields of the deal document, in its order (entry as resolved, points)."""
+
+    @property
+    def played(self) -> bool:
+        """Return whether the hand was played and scored."""
+        return self.kind == DealKind.PLAYED
+
+    @property
+    def bidder(self) -> int | None:
+        """Return the seat that won the auction (or made trump), if any."""
+        value = self.detail.get("bidder")
+        return value if isinstance(value, int) else None
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """Return a field of the ruleset's detail."""
+        return self.detail.get(name, default)
+
+    @property
+    def starting_scores(self) -> tuple[int, ...]:
+        """Return each seat's total before this deal."""
+        return tuple(s - d for s, d in zip(self.scores, self.deltas, strict=True))
 
     def to_document(self) -> dict[str, Any]:
         """Return the API's deal document."""
-        doc = {f.name: getattr(self, f.name) for f in fields(self)}
-        for name in ("auction", "bidders", "deltas", "scores"):
-            if doc[name] is not None:
-                doc[name] = list(doc[name])
-        for name in ("game_points", "points"):
-            if doc[name] is not None:
-                doc[name] = dict(doc[name])
-        return doc
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            **thaw(self.detail),
+            "bidders": None if self.bidders is None else list(self.bidders),
+            "made": self.made,
+            "deltas": list(self.deltas),
+            "scores": list(self.scores),
+        }
 
     @classmethod
     def from_document(cls, doc: Mapping[str, Any]) -> "DealResult":
         """Rebuild a result from its stored document."""
-        values = {f.name: doc.get(f.name) for f in fields(cls)}
-        for name in ("auction", "bidders", "deltas", "scores"):
-            if values[name] is not None:
-                values[name] = tuple(values[name])
-        return cls(**values)
+        bidders = doc.get("bidders")
+        kind = (
+            DealKind.THROWN_IN
+            if doc.get("thrown_in")
+            else DealKind.FORFEIT
+            if doc.get("forfeit")
+            else DealKind.PLAYED
+        )
+        return cls(
+            number=doc["number"],
+            dealer=doc["dealer"],
+            kind=kind,
+            bidders=None if bidders is None else tuple(bidders),
+            made=doc.get("made"),
+            deltas=tuple(doc["deltas"]),
+            scores=tuple(doc["scores"]),
+            detail=freeze({k: v for k, v in doc.items() if k not in CORE_FIELDS}),
+        )

@@ -1,23 +1,65 @@
-"""The interface every ruleset implements: data plus a few functions."""
+"""The interface every ruleset implements, and the configuration a game is started with."""
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from scorekeeper.engine.cards import Card
-from scorekeeper.engine.results import DealResult, Entry, HouseRule, Outcome
+from scorekeeper.engine.describe import (
+    CalledPoint,
+    EntryField,
+    Role,
+    SideKind,
+    Statistic,
+)
+from scorekeeper.engine.frozen import FrozenMap, thaw
+from scorekeeper.engine.messages import Message
+from scorekeeper.engine.results import DealKind, DealResult, Entry, HouseRule, Outcome
 
-if TYPE_CHECKING:
-    from scorekeeper.engine.game import GameConfig
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """Everything fixed when a game starts."""
+
+    ruleset: "Ruleset"
+    """The rules the game is played by."""
+    players: tuple[str, ...]
+    """Player names by seat, clockwise."""
+    first_dealer: int
+    """The seat that deals the first deal."""
+    target: int
+    """The score that wins."""
+    house_rules: FrozenMap[str, Any] = FrozenMap()
+    """Every house rule of the ruleset with its effective value."""
+
+    @property
+    def seats(self) -> int:
+        """Return how many players sit at the table."""
+        return len(self.players)
+
+    def teams(self) -> tuple[tuple[int, ...], ...] | None:
+        """Return the fixed teams as seat tuples, or None when scores are individual."""
+        return self.ruleset.teams(self)
+
+    def to_document(self) -> dict[str, Any]:
+        """Return the configuration as plain JSON values."""
+        return {
+            "ruleset": self.ruleset.id,
+            "players": list(self.players),
+            "first_dealer": self.first_dealer,
+            "target": self.target,
+            "house_rules": thaw(self.house_rules),
+        }
 
 
 class Ruleset(ABC):
-    """A game of the family: its table, its entry, its scoring and its win check."""
+    """A game of the family: its table, its entry, its scoring, its win check, its words."""
 
     id: str
     """Identifier used by the API (`five-handed-schmier`)."""
     name: str
-    """Name for people."""
+    """Name for people (a proper name, the same in every language)."""
     min_players: int
     """Fewest players at the table."""
     max_players: int
@@ -28,49 +70,88 @@ class Ruleset(ABC):
     """Every card of the pack this game is played with."""
     house_rules: Mapping[str, HouseRule]
     """Settings where the written rules are silent, with their defaults."""
-    entry_fields: tuple[str, ...]
-    """Keys a deal entry may carry."""
+    side_kind: SideKind = SideKind.INDIVIDUAL
+    """How players are grouped for scoring."""
+    called_points: tuple[CalledPoint, ...] = ()
+    """Called cards of trump whose holder, the partner, takes a point."""
+    statistics: tuple[Statistic, ...] = ()
+    """The counts a player's record shows for this game, in order."""
+    summary: Message | None = None
+    """One line for the new-game page: who plays and how."""
 
-    def teams(self, config: "GameConfig") -> tuple[tuple[int, ...], ...] | None:
+    # -- the table ---------------------------------------------------------------
+
+    def teams(self, config: GameConfig) -> tuple[tuple[int, ...], ...] | None:
         """Return the fixed teams as seat tuples, or None when scores are individual."""
+        return None
+
+    def default_teams(self) -> tuple[tuple[int, ...], ...] | None:
+        """Return the teams under the default house rules at the most players, for listings."""
         return None
 
     def describe(self) -> dict[str, Any]:
         """Return the ruleset as `GET /api/v1/rulesets` lists it."""
+        teams = self.default_teams()
         return {
             "id": self.id,
             "name": self.name,
             "players": {"min": self.min_players, "max": self.max_players},
             "target": self.target,
-            "teams": None,
+            "teams": None if teams is None else [list(team) for team in teams],
             "house_rules": {
                 name: {"values": list(rule.values), "default": rule.default}
                 for name, rule in self.house_rules.items()
             },
         }
 
+    # -- the entry ---------------------------------------------------------------
+
     @abstractmethod
-    def parse_entry(self, raw: object) -> Entry:
+    def entry_fields(self, config: GameConfig) -> tuple[EntryField, ...]:
+        """Return the fields of a deal entry in this game, in the order a form shows them."""
+
+    @abstractmethod
+    def parse_entry(self, config: GameConfig, raw: object) -> Entry:
         """Return the entry with its JSON types checked, or raise WrongType."""
+
+    # -- scoring -----------------------------------------------------------------
 
     @abstractmethod
     def score_deal(
-        self, config: "GameConfig", number: int, dealer: int, scores: Sequence[int], entry: Entry
+        self, config: GameConfig, number: int, dealer: int, scores: Sequence[int], entry: Entry
     ) -> DealResult:
         """Check the entry against every rule and score it, or raise RuleViolation."""
 
     @abstractmethod
-    def outcome(
-        self, config: "GameConfig", scores: Sequence[int], last: DealResult | None
-    ) -> Outcome:
-        """Run the win check after a deal."""
+    def outcome(self, config: GameConfig, scores: Sequence[int], last: DealResult | None) -> Outcome:
+        """Run the win check after a deal (`last` is None before the first)."""
 
-    def next_dealer(self, config: "GameConfig", result: DealResult) -> int:
+    def next_dealer(self, config: GameConfig, result: DealResult) -> int:
         """Return who deals after this deal: the same dealer after a throw-in, else the left."""
-        if result.thrown_in:
+        if result.kind == DealKind.THROWN_IN:
             return result.dealer
-        return (result.dealer + 1) % len(config.players)
+        return (result.dealer + 1) % config.seats
+
+    # -- words and records -------------------------------------------------------
 
     @abstractmethod
-    def explain(self, config: "GameConfig", result: DealResult) -> tuple[str, ...]:
-        """Return the deal's scoring in sentences for players."""
+    def explain(self, config: GameConfig, result: DealResult) -> tuple[Message, ...]:
+        """Return the deal's scoring in sentences for players ("why this score")."""
+
+    def roles(self, config: GameConfig, result: DealResult) -> tuple[Role | None, ...]:
+        """Return each seat's part in the deal; None for every seat when nothing was played."""
+        if not result.played or result.bidders is None:
+            return (None,) * config.seats
+        bidder = result.bidder
+        return tuple(
+            Role.BIDDER
+            if seat == bidder
+            else Role.PARTNER
+            if seat in result.bidders
+            else Role.OPPONENT
+            for seat in range(config.seats)
+        )
+
+    def seat_tags(self, config: GameConfig, result: DealResult) -> tuple[frozenset[str], ...]:
+        """Return each seat's statistics tags for the deal (see `statistics`)."""
+        return tuple(frozenset() for _ in range(config.seats))

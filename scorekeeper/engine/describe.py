@@ -1,0 +1,109 @@
+"""How a ruleset describes itself as data: its entry fields, sides, seat roles, statistics.
+
+Forms, pages, logs, statistics and exports are built from this description, so nothing
+outside a ruleset's module needs to know its fields or ids.
+"""
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from scorekeeper.engine.cards import Rank
+from scorekeeper.engine.messages import Message
+
+
+class FieldKind(StrEnum):
+    """What kind of value an entry field takes, and so which control enters it."""
+
+    SEAT = "seat"
+    """A seat at the table (an integer)."""
+    BID = "bid"
+    """One of the field's choices (integers, and `"moon"` where the ruleset has it)."""
+    SUIT = "suit"
+    """A suit letter."""
+    CARD = "card"
+    """A card of the ruleset's deck, in notation."""
+    SIDE = "side"
+    """Who took a point decided by counts: one of the choices, or a side index."""
+    COUNTS = "counts"
+    """A count per side (named sides in the choices, else one per side of the game)."""
+    NUMBER = "number"
+    """A whole number among the choices (tricks taken)."""
+    FLAG = "flag"
+    """A boolean that marks a special deal (thrown in, forfeited)."""
+    AUCTION = "auction"
+    """What each player said, from the dealer's left."""
+
+
+class SideKind(StrEnum):
+    """How players are grouped for scoring."""
+
+    INDIVIDUAL = "individual"
+    """Every player keeps their own score (a partner may be called each deal)."""
+    TEAMS = "teams"
+    """Fixed teams score together."""
+    PAIR = "pair"
+    """Individual scores; a pair is formed by the cards each deal."""
+
+
+class Role(StrEnum):
+    """The part a seat played in one deal."""
+
+    BIDDER = "bidder"
+    """Won the auction (or made trump)."""
+    PARTNER = "partner"
+    """On the contract's side with the bidder, or a member of the deal's pair."""
+    OPPONENT = "opponent"
+    """Against the contract."""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One value a field may take, with its label."""
+
+    value: Any
+    """The JSON value (an integer or a string)."""
+    label: Message
+    """The value for people."""
+
+
+@dataclass(frozen=True, slots=True)
+class EntryField:
+    """One field of a deal entry, as the API names it."""
+
+    name: str
+    """The API field name (`bidder`, `high`, `game_points` …)."""
+    kind: FieldKind
+    """The value it takes."""
+    label: Message
+    """Its name for people."""
+    hint: Message | None = None
+    """One line that says what to enter."""
+    choices: tuple[Choice, ...] = ()
+    """Allowed values where they are not the seats, the suits or the deck."""
+    blank: Message | None = None
+    """The label of leaving it out on purpose ("No partner", "Not in play"), if allowed."""
+    point: bool = False
+    """Whether it awards one of the hand's points (shown together in a grid)."""
+    advanced: bool = False
+    """Whether the form tucks it away by default (the auction, the counts)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CalledPoint:
+    """Calling this rank of trump makes its holder the partner, who then takes the point."""
+
+    rank: Rank
+    """The rank of trump called."""
+    point: str
+    """The entry field of the point its holder takes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Statistic:
+    """A count a player's record shows: deals in which a seat carries the tag."""
+
+    tag: str
+    """The tag the ruleset gives seats (`bid`, `made`, `moon`, `smuck` …)."""
+    label: Message
+    """The statistic's name for people."""
