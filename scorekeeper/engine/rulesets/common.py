@@ -79,7 +79,9 @@ def parse_typed(raw: object, checks: Mapping[str, TypeCheck]) -> Entry:
     return Entry(freeze(kept), raw.get("number"))
 
 
-def refuse_unknown(raw: Mapping[str, Any], known: Iterable[str], name: str, problems: Problems):
+def refuse_unknown(
+    raw: Mapping[str, Any], known: Iterable[str], name: str, problems: Problems
+) -> None:
     """Note every key that is not a field of this ruleset's entry."""
     allowed = set(known)
     for key in raw:
@@ -256,7 +258,7 @@ def contract_of(
         bid = None
     elif bid is None and not has_auction:
         problems.add("bid", msg("Choose the bid: %(bids)s.", bids=bid_words))
-    if auctioned is None or auctioned.all_passed:
+    if auctioned is None or auctioned.bidder is None:
         return bidder, bid
     if "bidder" in raw and raw["bidder"] != auctioned.bidder:
         problems.add(

@@ -542,16 +542,17 @@ class SixHandedSchmier(Ruleset):
         points = result.get("points")
         lines = [
             msg(
-                "%(bidder)s bid %(bid)s with %(suit)s trump, for the team %(team)s.",
+                "%(bidder)s bid %(bid)s with %(suit)s trump for the team %(team)s.",
                 bidder=config.players[bidder],
                 bid=bid,
                 suit=Suit(result.get("trump")).words,
                 team=team_words(config, teams[bidding]),
             )
         ]
-        for index, team in enumerate(teams):
+        order = [bidding, *(index for index in range(len(teams)) if index != bidding)]
+        for index in order:
             took = tuple(taken[index]) or (msg("nothing"),)
-            words = team_words(config, team)
+            words = team_words(config, teams[index])
             if index != bidding:
                 lines.append(
                     msg(
@@ -589,8 +590,11 @@ class SixHandedSchmier(Ruleset):
         if counts is not None:
             lines.append(
                 msg(
-                    "Game counted %(counts)s, team by team.",
-                    counts=tuple(str(count) for count in counts),
+                    "Game counted %(counts)s.",
+                    counts=tuple(
+                        msg("%(count)s for %(team)s", count=count, team=team_words(config, team))
+                        for count, team in zip(counts, teams, strict=True)
+                    ),
                 )
             )
         if game == NOBODY:
