@@ -2,13 +2,14 @@
 
 import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.engine.cards import Suit
 from scorekeeper.engine.errors import RuleViolation, WrongType
 from scorekeeper.engine.frozen import freeze
 from scorekeeper.engine.messages import Message, msg
-from scorekeeper.engine.results import Entry
+from scorekeeper.engine.results import DecidedBy, Entry, Outcome, Status
 
 TypeCheck = tuple[Callable[[object], bool], Message]
 
@@ -78,7 +79,9 @@ def parse_typed(raw: object, checks: Mapping[str, TypeCheck]) -> Entry:
     return Entry(freeze(kept), raw.get("number"))
 
 
-def refuse_unknown(raw: Mapping[str, Any], known: Iterable[str], name: str, problems: Problems):
+def refuse_unknown(
+    raw: Mapping[str, Any], known: Iterable[str], name: str, problems: Problems
+) -> None:
     """Note every key that is not a field of this ruleset's entry."""
     allowed = set(known)
     for key in raw:
@@ -139,3 +142,199 @@ def names(players: Sequence[str], seats: Iterable[int]) -> tuple[str, ...]:
 def apply_deltas(scores: Sequence[int], deltas: Sequence[int]) -> tuple[int, ...]:
     """Return the totals after adding each seat's change."""
     return tuple(a + d for a, d in zip(scores, deltas, strict=True))
+
+
+# -- auctions where each player speaks once ------------------------------------------
+
+
+def is_auction(value: object) -> bool:
+    """Return whether the value is a list of passes (null) and whole-number bids."""
+    return isinstance(value, list) and all(v is None or is_int(v) for v in value)
+
+
+@dataclass(frozen=True, slots=True)
+class Auctioned:
+    """What a valid auction decided: the bidder and the bid, or that everyone passed."""
+
+    bidder: int | None
+    """The seat that bid highest; None when everyone passed."""
+    bid: int | None
+    """The highest bid; None when everyone passed."""
+
+    @property
+    def all_passed(self) -> bool:
+        """Return whether nobody bid."""
+        return self.bidder is None
+
+
+def resolve_auction(
+    auction: Sequence[Any],
+    dealer: int,
+    seats: int,
+    bids: Sequence[int],
+    bid_words: Message,
+    problems: Problems,
+) -> Auctioned | None:
+    """Check an auction in which each player speaks once, from the dealer's left.
+
+    Entry i is what the (i+1)-th speaker said: None for a pass, else a bid from `bids`
+    beating every earlier bid. The top bid ends it at once; otherwise everyone speaks.
+    Return what it decided, or None after noting every problem under `auction`.
+    """
+    found: list[Message] = []
+    top = max(bids)
+    if not 1 <= len(auction) <= seats:
+        found.append(
+            msg("The auction has one entry per speaker: 1 to %(seats)s entries.", seats=seats)
+        )
+    highest: int | None = None
+    for index, value in enumerate(auction):
+        if value is None:
+            continue
+        if value not in bids:
+            found.append(
+                msg("Bids are %(bids)s; %(value)s is not a bid.", bids=bid_words, value=value)
+            )
+        elif highest is not None and value <= highest:
+            found.append(
+                msg(
+                    "Each bid must beat every earlier bid; %(value)s does not beat %(highest)s.",
+                    value=value,
+                    highest=highest,
+                )
+            )
+        else:
+            highest = value
+        if value == top and index != len(auction) - 1:
+            found.append(
+                msg("A bid of %(top)s ends the auction, so nobody speaks after it.", top=top)
+            )
+    if auction and len(auction) < seats and auction[-1] != top:
+        found.append(
+            msg(
+                "Everyone speaks once: unless someone bids %(top)s, the auction has "
+                "%(seats)s entries.",
+                top=top,
+                seats=seats,
+            )
+        )
+    for message in found:
+        problems.add("auction", message)
+    if found:
+        return None
+    spoken = [(index, value) for index, value in enumerate(auction) if value is not None]
+    if not spoken:
+        return Auctioned(None, None)
+    speaker, bid = spoken[-1]
+    return Auctioned((dealer + 1 + speaker) % seats, bid)
+
+
+def contract_of(
+    raw: Mapping[str, Any],
+    auctioned: Auctioned | None,
+    players: Sequence[str],
+    bids: Sequence[int],
+    bid_words: Message,
+    problems: Problems,
+) -> tuple[int | None, int | None]:
+    """Return the bidder and bid, from the auction when it decided them, else as entered.
+
+    Without an auction both are required; with one, any sent must agree with it (a
+    disagreement names `auction` and the field).
+    """
+    has_auction = "auction" in raw
+    bidder = seat_of(
+        raw,
+        "bidder",
+        len(players),
+        problems,
+        None if has_auction else msg("Choose who won the auction."),
+    )
+    bid = raw.get("bid")
+    if bid is not None and bid not in bids:
+        problems.add(
+            "bid", msg("Bids are %(bids)s; %(value)s is not a bid.", bids=bid_words, value=bid)
+        )
+        bid = None
+    elif bid is None and not has_auction:
+        problems.add("bid", msg("Choose the bid: %(bids)s.", bids=bid_words))
+    if auctioned is None or auctioned.bidder is None:
+        return bidder, bid
+    if "bidder" in raw and raw["bidder"] != auctioned.bidder:
+        problems.add(
+            "bidder",
+            msg("The auction makes %(name)s the bidder.", name=players[auctioned.bidder]),
+        )
+        problems.add("auction", msg("The auction and the bidder entered disagree."))
+    if "bid" in raw and raw["bid"] != auctioned.bid:
+        problems.add("bid", msg("The auction's highest bid is %(bid)s.", bid=auctioned.bid))
+        problems.add("auction", msg("The auction and the bid entered disagree."))
+    return auctioned.bidder, auctioned.bid
+
+
+def check_thrown_in(
+    raw: Mapping[str, Any], auctioned: Auctioned | None, problems: Problems
+) -> None:
+    """Note what is wrong with a thrown-in deal: it records nothing but its auction."""
+    if raw.get("thrown_in") is False:
+        problems.add("thrown_in", msg("Everyone passed in the auction, so the deal was thrown in."))
+        problems.add("auction", msg("An auction where everyone passed is a thrown-in deal."))
+    if auctioned is not None and not auctioned.all_passed:
+        problems.add("thrown_in", msg("Someone bid in the auction, so the deal was not thrown in."))
+        problems.add("auction", msg("A thrown-in deal's auction has only passes."))
+    others = [key for key in raw if key not in ("thrown_in", "auction")]
+    for key in others:
+        problems.add(key, msg("A thrown-in deal has no bidder, trump or points: leave this out."))
+    if others:
+        problems.add("thrown_in", msg("A thrown-in deal records nothing but the auction."))
+        if auctioned is not None and auctioned.all_passed and ("bidder" in raw or "bid" in raw):
+            problems.add("auction", msg("Everyone passed in the auction, so nobody bid."))
+
+
+# -- Game and the win check -------------------------------------------------------------
+
+
+def game_from_counts(counts: Sequence[int]) -> int | None:
+    """Return the index of the one highest Game count, or None when the highest is tied."""
+    top = max(counts)
+    leaders = [index for index, count in enumerate(counts) if count == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+SCHMIER_COUNT_FLOORS = {"high": 4, "jack": 1, "off_jack": 1, "joker": 1}
+"""Game count a Schmier side surely captured with each point: the ace of trump wins its
+own trick (4), and the trick of either bauer or the joker holds that card (1)."""
+
+
+def schmier_count_floor(points: Iterable[str]) -> int:
+    """Return the least Game count of a side that scored these Schmier points."""
+    return sum(SCHMIER_COUNT_FLOORS.get(point, 0) for point in points)
+
+
+def unresolved_tie(rule: object, tied: tuple[int, ...], situation: Message) -> Outcome:
+    """Settle a tie the written rules leave open by house rule `unresolved_tie`.
+
+    `situation` says who is tied and why no earlier step settled it; `tied` are their seats.
+    """
+    if rule == "shared":
+        return Outcome(
+            Status.SHARED,
+            tuple(sorted(tied)),
+            DecidedBy.SHARED,
+            msg(
+                "%(situation)s, and the written rules do not settle the tie, so they share "
+                "the win (house rule: a tie is shared).",
+                situation=situation,
+            ),
+        )
+    return Outcome(
+        Status.IN_PROGRESS,
+        (),
+        None,
+        msg(
+            "%(situation)s, and the written rules do not settle the tie, so another deal "
+            "is played (house rule: play on).",
+            situation=situation,
+        ),
+        open_tie=tuple(sorted(tied)),
+    )
