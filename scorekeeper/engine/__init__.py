@@ -1,13 +1,23 @@
 """The rules engine: pure Python, standard library only, immutable values throughout."""
 
 from scorekeeper.engine.cards import JOKER, Card, Rank, Suit
+from scorekeeper.engine.describe import (
+    CalledPoint,
+    Choice,
+    EntryField,
+    FieldKind,
+    Role,
+    SideKind,
+    Statistic,
+)
 from scorekeeper.engine.errors import CorrectionConflict, GameOver, RuleViolation, WrongType
+from scorekeeper.engine.frozen import FrozenMap, freeze, thaw
 from scorekeeper.engine.game import (
-    GameConfig,
     GameState,
     apply_deal,
     can_deal,
     check_deal,
+    configure,
     correct_deal,
     explain_deal,
     get_ruleset,
@@ -17,34 +27,61 @@ from scorekeeper.engine.game import (
     resume,
     rulesets,
 )
-from scorekeeper.engine.results import DealResult, Entry, HouseRule, Outcome
-from scorekeeper.engine.ruleset import Ruleset
+from scorekeeper.engine.messages import Message, english_and, msg, render
+from scorekeeper.engine.results import (
+    DealKind,
+    DealResult,
+    DecidedBy,
+    Entry,
+    HouseRule,
+    Outcome,
+    Status,
+)
+from scorekeeper.engine.ruleset import GameConfig, Ruleset
 
 __all__ = [
     "JOKER",
+    "CalledPoint",
     "Card",
+    "Choice",
     "CorrectionConflict",
+    "DealKind",
     "DealResult",
+    "DecidedBy",
     "Entry",
+    "EntryField",
+    "FieldKind",
+    "FrozenMap",
     "GameConfig",
     "GameOver",
     "GameState",
     "HouseRule",
+    "Message",
     "Outcome",
     "Rank",
+    "Role",
     "RuleViolation",
     "Ruleset",
+    "SideKind",
+    "Statistic",
+    "Status",
     "Suit",
     "WrongType",
     "apply_deal",
     "can_deal",
     "check_deal",
+    "configure",
     "correct_deal",
+    "english_and",
     "explain_deal",
+    "freeze",
     "get_ruleset",
+    "msg",
     "new_game",
     "parse_entry",
+    "render",
     "replay",
     "resume",
     "rulesets",
+    "thaw",
 ]

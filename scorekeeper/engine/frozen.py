@@ -10,7 +10,7 @@ V = TypeVar("V")
 class FrozenMap(Mapping[K, V]):
     """A mapping that cannot change after it is made, and so can be hashed."""
 
-    __slots__ = ("_items", "_hash")
+    __slots__ = ("_hash", "_items")
 
     def __init__(self, items: Mapping[K, V] | None = None, /, **kwargs: V) -> None:
         data: dict[Any, V] = dict(items or {})
@@ -57,3 +57,7 @@ def thaw(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [thaw(v) for v in value]
     return value
+
+
+EMPTY: FrozenMap[Any, Any] = FrozenMap()
+"""The empty read-only mapping, for defaults."""

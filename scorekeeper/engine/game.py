@@ -3,158 +3,158 @@
 import json
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.engine.errors import CorrectionConflict, GameOver, RuleViolation, WrongType
-from scorekeeper.engine.five_handed import FiveHandedSchmier
+from scorekeeper.engine.frozen import FrozenMap
+from scorekeeper.engine.messages import Message, msg
 from scorekeeper.engine.results import DealResult, Entry, Outcome
-from scorekeeper.engine.ruleset import Ruleset
+from scorekeeper.engine.ruleset import GameConfig, Ruleset
+from scorekeeper.engine.rulesets import get_ruleset
+from scorekeeper.engine.rulesets import rulesets as all_rulesets
 
 NAME_MAX = 40
 TARGET_RANGE = range(1, 1000)
-
-_RULESETS: tuple[Ruleset, ...] = (FiveHandedSchmier(),)
-
-
-def rulesets() -> tuple[Ruleset, ...]:
-    """Return every ruleset, in RULES.md order."""
-    return _RULESETS
-
-
-def get_ruleset(ruleset_id: str) -> Ruleset:
-    """Return the ruleset with this id, or raise RuleViolation naming `ruleset`."""
-    for ruleset in _RULESETS:
-        if ruleset.id == ruleset_id:
-            return ruleset
-    known = ", ".join(r.id for r in _RULESETS)
-    raise RuleViolation(
-        {"ruleset": (f"There is no ruleset {ruleset_id!r}; choose one of {known}.",)}
-    )
 
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-@dataclass(frozen=True, slots=True)
-class GameConfig:
-    """Everything fixed when a game starts."""
+def configure(
+    ruleset: object,
+    players: object,
+    first_dealer: object,
+    target: object = None,
+    house_rules: object = None,
+) -> GameConfig:
+    """Return a checked configuration, or raise WrongType / RuleViolation naming fields."""
+    wrong: dict[str | None, list[Message]] = {}
+    if ruleset is not None and not isinstance(ruleset, str):
+        wrong["ruleset"] = [msg("The ruleset must be a string such as 'five-handed-schmier'.")]
+    if players is not None and (
+        not isinstance(players, list) or not all(isinstance(p, str) for p in players)
+    ):
+        wrong["players"] = [msg("Players must be a list of names.")]
+    if not _is_int(first_dealer):
+        wrong["first_dealer"] = [msg("The first dealer must be a seat number.")]
+    if target is not None and not _is_int(target):
+        wrong["target"] = [msg("The target must be a whole number.")]
+    if house_rules is not None and not isinstance(house_rules, dict):
+        wrong["house_rules"] = [msg("House rules must be an object of rule names and values.")]
+    if wrong:
+        raise WrongType(wrong)
+    missing: dict[str | None, list[Message]] = {}
+    if ruleset is None:
+        missing["ruleset"] = [msg("Choose a ruleset, such as 'five-handed-schmier'.")]
+    if players is None:
+        missing["players"] = [msg("Give the players' names in seat order.")]
+    if missing:
+        raise RuleViolation(missing)
+    assert isinstance(players, list) and _is_int(first_dealer)
+    seat0 = int(first_dealer)  # type: ignore[call-overload]
 
-    ruleset: Ruleset
-    """The rules the game is played by."""
-    players: tuple[str, ...]
-    """Player names by seat, clockwise."""
-    first_dealer: int
-    """The seat that deals the first deal."""
-    target: int
-    """The score that wins."""
-    house_rules: Mapping[str, Any] = field(default_factory=dict)
-    """Every house rule of the ruleset with its effective value."""
+    problems: dict[str | None, list[Message]] = {}
 
-    @classmethod
-    def create(
-        cls,
-        ruleset: object,
-        players: object,
-        first_dealer: object,
-        target: object = None,
-        house_rules: object = None,
-    ) -> "GameConfig":
-        """Return a checked configuration, or raise WrongType / RuleViolation naming fields."""
-        wrong = {}
-        if ruleset is not None and not isinstance(ruleset, str):
-            wrong["ruleset"] = ["The ruleset must be a string such as 'five-handed-schmier'."]
-        if players is not None and (
-            not isinstance(players, list) or not all(isinstance(p, str) for p in players)
-        ):
-            wrong["players"] = ["Players must be a list of names."]
-        if not _is_int(first_dealer):
-            wrong["first_dealer"] = ["The first dealer must be a seat number."]
-        if target is not None and not _is_int(target):
-            wrong["target"] = ["The target must be a whole number."]
-        if house_rules is not None and not isinstance(house_rules, dict):
-            wrong["house_rules"] = ["House rules must be an object of rule names and values."]
-        if wrong:
-            raise WrongType(wrong)
-        missing = {}
-        if ruleset is None:
-            missing["ruleset"] = ["Choose a ruleset, such as 'five-handed-schmier'."]
-        if players is None:
-            missing["players"] = ["Give the players' names in seat order."]
-        if missing:
-            raise RuleViolation(missing)
+    def problem(field: str, message: Message) -> None:
+        problems.setdefault(field, []).append(message)
 
-        problems: dict[str, list[str]] = {}
-        try:
-            rules = get_ruleset(ruleset)
-        except RuleViolation as violation:
-            # Go on with the checks that do not depend on the ruleset: every problem at once.
-            rules = None
-            problems.update((f, list(m)) for f, m in violation.problems.items())
-        names = tuple(name.strip() for name in players)
-        count = len(names)
-        if rules is not None and not rules.min_players <= count <= rules.max_players:
-            span = (
-                f"exactly {rules.min_players}"
-                if rules.min_players == rules.max_players
-                else f"{rules.min_players} to {rules.max_players}"
+    rules: Ruleset | None
+    try:
+        rules = get_ruleset(ruleset)
+    except RuleViolation as violation:
+        # Go on with the checks that do not depend on the ruleset: every problem at once.
+        rules = None
+        problems.update((f, list(m)) for f, m in violation.problems.items())
+    names = tuple(name.strip() for name in players)
+    count = len(names)
+    if rules is not None and not rules.min_players <= count <= rules.max_players:
+        if rules.min_players == rules.max_players:
+            problem(
+                "players",
+                msg(
+                    "%(game)s is played by exactly %(min)s players; %(count)s were given.",
+                    game=rules.name,
+                    min=rules.min_players,
+                    count=count,
+                ),
             )
-            problems.setdefault("players", []).append(
-                f"{rules.name} is played by {span} players; {count} were given."
+        else:
+            problem(
+                "players",
+                msg(
+                    "%(game)s is played by %(min)s to %(max)s players; %(count)s were given.",
+                    game=rules.name,
+                    min=rules.min_players,
+                    max=rules.max_players,
+                    count=count,
+                ),
             )
-        for seat, name in enumerate(names):
-            if not 1 <= len(name) <= NAME_MAX:
-                problems.setdefault("players", []).append(
-                    f"The name in seat {seat} must be 1 to {NAME_MAX} characters."
-                )
-            elif any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
-                problems.setdefault("players", []).append(
-                    f"The name in seat {seat} must be plain text, without control characters."
-                )
-        folded = [name.casefold() for name in names]
-        for key in sorted({f for f in folded if folded.count(f) > 1}):
-            same = [n for n, f in zip(names, folded, strict=True) if f == key]
-            problems.setdefault("players", []).append(
-                "Each player needs a different name, whatever the case: "
-                + " and ".join(same)
-                + " are the same name."
+    for seat, name in enumerate(names):
+        if not 1 <= len(name) <= NAME_MAX:
+            problem(
+                "players",
+                msg(
+                    "The name in seat %(seat)s must be 1 to %(max)s characters.",
+                    seat=seat,
+                    max=NAME_MAX,
+                ),
             )
-        if count and not 0 <= first_dealer < count:
-            problems["first_dealer"] = [f"The first dealer must be a seat from 0 to {count - 1}."]
-        if target is not None and target not in TARGET_RANGE:
-            problems["target"] = ["The target must be from 1 to 999."]
-        if rules is None:
-            raise RuleViolation(problems)
-        if target is None:
-            target = rules.target
-        effective = {name: rule.default for name, rule in rules.house_rules.items()}
-        for name, value in (house_rules or {}).items():
-            rule = rules.house_rules.get(name)
-            if rule is None:
-                problems.setdefault("house_rules", []).append(
-                    f"{rules.name} has no house rule {name!r}."
-                )
-            elif not any(value == v and type(value) is type(v) for v in rule.values):
-                allowed = " or ".join(json.dumps(v) for v in rule.values)
-                problems.setdefault("house_rules", []).append(
-                    f"The house rule {name} takes one of {allowed}."
-                )
-            else:
-                effective[name] = value
-        if problems:
-            raise RuleViolation(problems)
-        return cls(rules, names, first_dealer, target, effective)
-
-    def to_document(self) -> dict[str, Any]:
-        """Return the configuration as plain JSON values."""
-        return {
-            "ruleset": self.ruleset.id,
-            "players": list(self.players),
-            "first_dealer": self.first_dealer,
-            "target": self.target,
-            "house_rules": dict(self.house_rules),
-        }
+        elif any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+            problem(
+                "players",
+                msg(
+                    "The name in seat %(seat)s must be plain text, without control characters.",
+                    seat=seat,
+                ),
+            )
+    folded = [name.casefold() for name in names]
+    for key in sorted({f for f in folded if folded.count(f) > 1}):
+        same = tuple(n for n, f in zip(names, folded, strict=True) if f == key)
+        problem(
+            "players",
+            msg(
+                "Each player needs a different name, whatever the case: %(names)s are the "
+                "same name.",
+                names=same,
+            ),
+        )
+    if count and not 0 <= seat0 < count:
+        problems["first_dealer"] = [
+            msg("The first dealer must be a seat from 0 to %(last)s.", last=count - 1)
+        ]
+    if target is not None and target not in TARGET_RANGE:
+        problems["target"] = [msg("The target must be from 1 to 999.")]
+    if rules is None:
+        raise RuleViolation(problems)
+    effective = {name: rule.default for name, rule in rules.house_rules.items()}
+    for name, value in (house_rules or {}).items():  # type: ignore[attr-defined]
+        rule = rules.house_rules.get(name)
+        if rule is None:
+            problem(
+                "house_rules",
+                msg("%(game)s has no house rule %(name)r.", game=rules.name, name=name),
+            )
+        elif not any(value == v and type(value) is type(v) for v in rule.values):
+            allowed = " or ".join(json.dumps(v) for v in rule.values)
+            problem(
+                "house_rules",
+                msg(
+                    "The house rule %(name)s takes one of %(allowed)s.", name=name, allowed=allowed
+                ),
+            )
+        else:
+            effective[name] = value
+    if problems:
+        raise RuleViolation(problems)
+    return GameConfig(
+        rules,
+        names,
+        seat0,
+        rules.target if target is None else int(target),  # type: ignore[call-overload]
+        FrozenMap(effective),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +199,7 @@ def resume(config: GameConfig, last: DealResult | None) -> GameState:
 
 def parse_entry(config: GameConfig, raw: object) -> Entry:
     """Return the entry with its JSON types checked, or raise WrongType."""
-    return config.ruleset.parse_entry(raw)
+    return config.ruleset.parse_entry(config, raw)
 
 
 def check_deal(state: GameState, entry: Entry) -> None:
@@ -233,13 +233,15 @@ def apply_deal(state: GameState, entry: Entry) -> GameState:
 
 def _score(state: GameState, entry: Entry) -> DealResult:
     if state.outcome.finished:
-        raise GameOver({None: (f"The game is over: {state.outcome.explanation}",)})
+        raise GameOver({None: (msg("The game is over: %(why)s", why=state.outcome.explanation),)})
     return state.config.ruleset.score_deal(
         state.config, state.deal_count + 1, state.next_dealer, state.scores, entry
     )
 
 
-def replay(config: GameConfig, entries: Sequence[Entry | Mapping]) -> tuple[GameState, ...]:
+def replay(
+    config: GameConfig, entries: Sequence[Entry | Mapping[str, Any]]
+) -> tuple[GameState, ...]:
     """Return the state after each deal, replaying stored entries from the start."""
     states = []
     state = new_game(config)
@@ -250,7 +252,10 @@ def replay(config: GameConfig, entries: Sequence[Entry | Mapping]) -> tuple[Game
 
 
 def correct_deal(
-    config: GameConfig, entries: Sequence[Entry | Mapping], number: int, new_entry: Entry
+    config: GameConfig,
+    entries: Sequence[Entry | Mapping[str, Any]],
+    number: int,
+    new_entry: Entry,
 ) -> tuple[DealResult, ...]:
     """Replay the game with deal `number` replaced; return every deal's new result.
 
@@ -258,17 +263,22 @@ def correct_deal(
     naming the first later deal that the correction leaves impossible.
     """
     if not 1 <= number <= len(entries):
-        raise RuleViolation({None: (f"There is no deal {number} to correct.",)})
+        raise RuleViolation({None: (msg("There is no deal %(n)s to correct.", n=number),)})
     state = new_game(config)
-    results = []
+    results: list[DealResult] = []
     for n, stored in enumerate(entries, start=1):
         if state.outcome.finished:
             raise CorrectionConflict(
                 n,
                 {
                     None: (
-                        f"After this correction the game ends at deal {n - 1}: "
-                        f"{state.outcome.explanation} Deal {n} could not have been played.",
+                        msg(
+                            "After this correction the game ends at deal %(end)s: %(why)s "
+                            "Deal %(n)s could not have been played.",
+                            end=n - 1,
+                            why=state.outcome.explanation,
+                            n=n,
+                        ),
                     )
                 },
             )
@@ -279,23 +289,32 @@ def correct_deal(
                 state = apply_deal(state, _as_entry(config, stored))
             except RuleViolation as violation:
                 # The sentence naming the later deal comes first: it is the conflict's message.
-                problems = {
+                problems: dict[str | None, tuple[Message, ...]] = {
                     None: (
-                        f"After this correction deal {n} no longer fits the rules: "
-                        f"{violation.message}",
+                        msg(
+                            "After this correction deal %(n)s no longer fits the rules: %(why)s",
+                            n=n,
+                            why=violation.first,
+                        ),
                         *violation.problems.get(None, ()),
                     ),
                     **{f: m for f, m in violation.problems.items() if f is not None},
                 }
                 raise CorrectionConflict(n, problems) from violation
+        assert state.last is not None
         results.append(state.last)
     return tuple(results)
 
 
-def explain_deal(config: GameConfig, result: DealResult) -> tuple[str, ...]:
+def explain_deal(config: GameConfig, result: DealResult) -> tuple[Message, ...]:
     """Return the deal's scoring in sentences for players."""
     return config.ruleset.explain(config, result)
 
 
-def _as_entry(config: GameConfig, entry: Entry | Mapping) -> Entry:
-    return entry if isinstance(entry, Entry) else config.ruleset.parse_entry(dict(entry))
+def _as_entry(config: GameConfig, entry: Entry | Mapping[str, Any]) -> Entry:
+    return entry if isinstance(entry, Entry) else config.ruleset.parse_entry(config, dict(entry))
+
+
+def rulesets() -> tuple[Ruleset, ...]:
+    """Return every ruleset, in the rule book's order."""
+    return all_rulesets()

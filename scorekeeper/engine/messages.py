@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.engine.frozen import FrozenMap
+from scorekeeper.engine.frozen import EMPTY, FrozenMap
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +18,7 @@ class Message:
 
     template: str
     """Text with `%(name)s` placeholders; also the key the catalogs translate."""
-    params: FrozenMap[str, Any] = FrozenMap()
+    params: FrozenMap[str, Any] = EMPTY
     """Values for the placeholders: text, numbers, messages, or sequences of names."""
 
     def __str__(self) -> str:
@@ -38,7 +38,7 @@ class Message:
 
 def msg(template: str, /, **params: Any) -> Message:
     """Return a message; babel extracts calls of this function as translatable text."""
-    return Message(template, FrozenMap(params) if params else FrozenMap())
+    return Message(template, FrozenMap(params) if params else EMPTY)
 
 
 def english_and(words: Sequence[str]) -> str:

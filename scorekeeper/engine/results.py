@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from scorekeeper.engine.frozen import FrozenMap, freeze, thaw
+from scorekeeper.engine.frozen import EMPTY, FrozenMap, freeze, thaw
 from scorekeeper.engine.messages import Message
 
 
@@ -123,7 +123,7 @@ class DealResult:
     """Each seat's change this deal."""
     scores: tuple[int, ...]
     """Each seat's total after this deal."""
-    detail: FrozenMap[str, Any] = FrozenMap()
+    detail: FrozenMap[str, Any] = EMPTY
     """The ruleset's own fields of the deal document, in its order (entry as resolved, points)."""
 
     @property

@@ -13,7 +13,7 @@ from scorekeeper.engine.describe import (
     SideKind,
     Statistic,
 )
-from scorekeeper.engine.frozen import FrozenMap, thaw
+from scorekeeper.engine.frozen import EMPTY, FrozenMap, thaw
 from scorekeeper.engine.messages import Message
 from scorekeeper.engine.results import DealKind, DealResult, Entry, HouseRule, Outcome
 
@@ -30,7 +30,7 @@ class GameConfig:
     """The seat that deals the first deal."""
     target: int
     """The score that wins."""
-    house_rules: FrozenMap[str, Any] = FrozenMap()
+    house_rules: FrozenMap[str, Any] = EMPTY
     """Every house rule of the ruleset with its effective value."""
 
     @property
@@ -123,7 +123,9 @@ class Ruleset(ABC):
         """Check the entry against every rule and score it, or raise RuleViolation."""
 
     @abstractmethod
-    def outcome(self, config: GameConfig, scores: Sequence[int], last: DealResult | None) -> Outcome:
+    def outcome(
+        self, config: GameConfig, scores: Sequence[int], last: DealResult | None
+    ) -> Outcome:
         """Run the win check after a deal (`last` is None before the first)."""
 
     def next_dealer(self, config: GameConfig, result: DealResult) -> int:

@@ -127,7 +127,7 @@ def suit_of(raw: Mapping[str, Any], problems: Problems, field: str = "trump") ->
 
 
 def signed(value: int) -> str:
-    """Return a score change with its sign: +3, −2 (a real minus sign)."""
+    """Return a score change with its sign: +3, or -2 written with a real minus sign."""
     return f"+{value}" if value >= 0 else f"\N{MINUS SIGN}{-value}"
 
 

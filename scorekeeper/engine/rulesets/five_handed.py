@@ -1,24 +1,44 @@
 """Five-Handed Schmier, as RULES.md §1 states it."""
 
-import copy
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from scorekeeper.engine.cards import JOKER, Card, Rank, Suit
-from scorekeeper.engine.errors import RuleViolation, WrongType
+from scorekeeper.engine.describe import (
+    CalledPoint,
+    Choice,
+    EntryField,
+    FieldKind,
+    SideKind,
+    Statistic,
+)
+from scorekeeper.engine.errors import RuleViolation
+from scorekeeper.engine.frozen import FrozenMap, freeze
+from scorekeeper.engine.messages import Message, msg
 from scorekeeper.engine.results import (
-    IN_PROGRESS,
-    SHARED,
-    WON,
+    DealKind,
     DealResult,
+    DecidedBy,
     Entry,
     HouseRule,
     Outcome,
+    Status,
 )
-from scorekeeper.engine.ruleset import Ruleset
-
-if TYPE_CHECKING:
-    from scorekeeper.engine.game import GameConfig
+from scorekeeper.engine.ruleset import GameConfig, Ruleset
+from scorekeeper.engine.rulesets.common import (
+    Problems,
+    TypeCheck,
+    apply_deltas,
+    is_bool,
+    is_int,
+    is_str,
+    names,
+    parse_typed,
+    refuse_unknown,
+    seat_of,
+    signed,
+    suit_of,
+)
 
 NOT_DECK_RANKS = (Rank.TWO, Rank.THREE)
 DECK: tuple[Card, ...] = (
@@ -67,66 +87,134 @@ SIDES = (BIDDERS, OPPONENTS)
 
 POINT_FIELDS = ("high", "low", "jack", "off_jack", "joker")
 """The five card points, each entered as a seat."""
-POINT_NAMES = {
-    "high": "High",
-    "low": "Low",
-    "jack": "Jack",
-    "off_jack": "Off-jack",
-    "joker": "Joker",
-    "game": "Game",
-}
-POINT_MISSING = {
-    "high": "Every deal awards High: choose who held and played the ace of trump.",
-    "low": "Every deal awards Low: choose who held and played the 4 of trump.",
-    "jack": "Every deal awards Jack: choose who won the trick with the jack of trump.",
-    "off_jack": "Every deal awards Off-jack: choose who won the trick with the other jack "
-    "of trump's colour.",
-    "joker": "Every deal awards Joker: choose who won the trick with the joker.",
-}
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+POINT_NAMES: Mapping[str, Message] = FrozenMap(
+    high=msg("High"),
+    low=msg("Low"),
+    jack=msg("Jack"),
+    off_jack=msg("Off-jack"),
+    joker=msg("Joker"),
+    game=msg("Game"),
+)
+"""Each point's name for people."""
+POINT_HINTS: Mapping[str, Message] = FrozenMap(
+    high=msg("Held and played the ace of trump."),
+    low=msg("Held and played the 4 of trump."),
+    jack=msg("Won the trick with the jack of trump."),
+    off_jack=msg("Won the trick with the other jack of the same colour."),
+    joker=msg("Won the trick with the joker."),
+)
+POINT_MISSING: Mapping[str, Message] = FrozenMap(
+    high=msg("Every deal awards High: choose who held and played the ace of trump."),
+    low=msg("Every deal awards Low: choose who held and played the 4 of trump."),
+    jack=msg("Every deal awards Jack: choose who won the trick with the jack of trump."),
+    off_jack=msg(
+        "Every deal awards Off-jack: choose who won the trick with the other jack "
+        "of trump's colour."
+    ),
+    joker=msg("Every deal awards Joker: choose who won the trick with the joker."),
+)
+SIDE_NAMES: Mapping[str, Message] = FrozenMap(bidders=msg("bidders"), opponents=msg("opponents"))
 
 
 def _is_auction(value: object) -> bool:
-    return isinstance(value, list) and all(v is None or _is_int(v) for v in value)
+    return isinstance(value, list) and all(v is None or is_int(v) for v in value)
 
 
 def _is_counts(value: object) -> bool:
-    return isinstance(value, dict) and all(v is None or _is_int(v) for v in value.values())
+    return isinstance(value, dict) and all(v is None or is_int(v) for v in value.values())
 
 
-FIELD_TYPES: dict[str, tuple[Callable[[object], bool], str]] = {
-    "number": (_is_int, "The deal number must be a whole number."),
-    "bidder": (_is_int, "The bidder must be a seat number."),
-    "bid": (_is_int, "The bid must be a whole number."),
-    "trump": (lambda v: isinstance(v, str), "Trump must be a suit letter: S, H, D or C."),
-    "called_card": (lambda v: isinstance(v, str), "The called card must be written like KH."),
-    "partner": (_is_int, "The partner must be a seat number."),
-    "auction": (
+FIELD_TYPES: Mapping[str, TypeCheck] = FrozenMap(
+    bidder=(is_int, msg("The bidder must be a seat number.")),
+    bid=(is_int, msg("The bid must be a whole number.")),
+    trump=(is_str, msg("Trump must be a suit letter: S, H, D or C.")),
+    called_card=(is_str, msg("The called card must be written like KH.")),
+    partner=(is_int, msg("The partner must be a seat number.")),
+    auction=(
         _is_auction,
-        "The auction must be a list of bids (whole numbers) and passes (null).",
+        msg("The auction must be a list of bids (whole numbers) and passes (null)."),
     ),
-    **{f: (_is_int, f"{POINT_NAMES[f]} must be given as a seat number.") for f in POINT_FIELDS},
-    "game_points": (_is_counts, "Game counts must be an object with whole-number counts."),
-    "game": (lambda v: isinstance(v, str), "Game must be 'bidders', 'opponents' or 'none'."),
-    "thrown_in": (lambda v: isinstance(v, bool), "thrown_in must be true or false."),
-}
+    **{
+        f: (is_int, msg("%(point)s must be given as a seat number.", point=POINT_NAMES[f]))
+        for f in POINT_FIELDS
+    },
+    game_points=(_is_counts, msg("Game counts must be an object with whole-number counts.")),
+    game=(is_str, msg("Game must be 'bidders', 'opponents' or 'none'.")),
+    thrown_in=(is_bool, msg("thrown_in must be true or false.")),
+)
+
+DETAIL_FIELDS = (
+    "thrown_in",
+    "bidder",
+    "bid",
+    "trump",
+    "called_card",
+    "partner",
+    "auction",
+    *POINT_FIELDS,
+    "game_points",
+    "game",
+    "points",
+)
+"""The deal document's fields besides the common core, in the document's order."""
+
+Problem = Callable[[str | None, Message], None]
 
 
-def _names(config: "GameConfig", seats: Sequence[int]) -> str:
-    """Return seat names joined for a sentence: "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
-    names = [config.players[s] for s in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def check_auction(auction: Sequence[Any], seats: int, bids: range) -> list[Message]:
+    """Return what is wrong with an auction list of passes and rising bids (empty if valid).
+
+    Everyone speaks once from the dealer's left; the top bid ends the auction at once.
+    """
+    top_bid = bids[-1]
+    found = []
+    if not 1 <= len(auction) <= seats:
+        found.append(
+            msg(
+                "The auction has one entry per speaker: 1 to %(seats)s entries.",
+                seats=seats,
+            )
+        )
+    bid_words = msg("Bids are %(bids)s.", bids=tuple(str(b) for b in bids))
+    highest = None
+    for i, value in enumerate(auction):
+        if value is None:
+            continue
+        if value not in bids:
+            found.append(msg("%(bids)s %(value)s is not a bid.", bids=bid_words, value=value))
+        elif highest is not None and value <= highest:
+            found.append(
+                msg(
+                    "Each bid must beat every earlier bid; %(value)s does not beat %(highest)s.",
+                    value=value,
+                    highest=highest,
+                )
+            )
+        else:
+            highest = value
+        if value == top_bid and i != len(auction) - 1:
+            found.append(
+                msg("A bid of %(top)s ends the auction, so nobody speaks after it.", top=top_bid)
+            )
+    if auction and len(auction) <= seats and auction[-1] != top_bid and len(auction) != seats:
+        found.append(
+            msg(
+                "Everyone speaks once: unless someone bids %(top)s, the auction has %(seats)s "
+                "entries.",
+                top=top_bid,
+                seats=seats,
+            )
+        )
+    return found
 
 
-def _list(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _signed(value: int) -> str:
-    return f"+{value}" if value >= 0 else f"\N{MINUS SIGN}{-value}"
+def auction_winner(auction: Sequence[Any], dealer: int, seats: int) -> tuple[int, Any] | None:
+    """Return (bidder, bid) of a valid auction, or None when everyone passed."""
+    bids = [(i, v) for i, v in enumerate(auction) if v is not None]
+    if not bids:
+        return None
+    speaker, top = bids[-1]
+    return (dealer + 1 + speaker) % seats, top
 
 
 class FiveHandedSchmier(Ruleset):
@@ -138,26 +226,48 @@ class FiveHandedSchmier(Ruleset):
     max_players = 5
     target = 21
     deck = DECK
-    house_rules = {
-        "partner_breaks_ties": HouseRule(
+    side_kind = SideKind.INDIVIDUAL
+    summary = msg(
+        "Five players, each for themselves; the bidder calls a card and its holder is the "
+        "partner for the deal. Six points a deal; 21 wins."
+    )
+    house_rules = FrozenMap(
+        partner_breaks_ties=HouseRule(
             (True, False),
             True,
-            "When players tie at the top and the bidder is not among them, the bidder's "
-            "partner wins.",
+            msg(
+                "When players tie at the top and the bidder is not among them, the bidder's "
+                "partner wins."
+            ),
+            msg("Partner breaks ties"),
         ),
-        "unresolved_tie": HouseRule(
+        unresolved_tie=HouseRule(
             ("play_on", "shared"),
             "play_on",
-            "A tie the rules cannot settle: play another deal, or the tied players share the win.",
+            msg(
+                "A tie the rules cannot settle: play another deal, or the tied players share "
+                "the win."
+            ),
+            msg("Unresolved tie"),
         ),
-        "joker_callable": HouseRule(
+        joker_callable=HouseRule(
             (True, False),
             False,
-            "The bidder may call the joker; it is always in play, so its holder is the partner.",
+            msg(
+                "The bidder may call the joker; it is always in play, so its holder is the partner."
+            ),
+            msg("Joker callable"),
         ),
-    }
-    entry_fields = (
-        "number",
+    )
+    called_points = (CalledPoint(Rank.ACE, "high"), CalledPoint(Rank.FOUR, "low"))
+    statistics = (
+        Statistic("bid", msg("Bids won")),
+        Statistic("made", msg("Bids made")),
+        Statistic("set", msg("Bids set")),
+        Statistic("called", msg("Called as partner")),
+        Statistic("alone", msg("Played alone")),
+    )
+    entry_keys = (
         "bidder",
         "bid",
         "trump",
@@ -170,143 +280,200 @@ class FiveHandedSchmier(Ruleset):
         "thrown_in",
     )
 
-    # -- entry shape ---------------------------------------------------------------
+    # -- the entry ---------------------------------------------------------------------
 
-    def parse_entry(self, raw: object) -> Entry:
+    def entry_fields(self, config: GameConfig) -> tuple[EntryField, ...]:
+        """Return the entry's fields: auction, contract, called card, points, Game."""
+        bids = tuple(Choice(b, msg(str(b))) for b in BIDS)
+        return (
+            EntryField(
+                "auction",
+                FieldKind.AUCTION,
+                msg("Auction, seat by seat (optional)"),
+                msg(
+                    "Each player speaks once, starting left of the dealer. Leave it closed "
+                    "to enter just the bidder and bid."
+                ),
+                choices=bids,
+                advanced=True,
+            ),
+            EntryField("bidder", FieldKind.SEAT, msg("Bidder")),
+            EntryField("bid", FieldKind.BID, msg("Bid"), choices=bids),
+            EntryField("trump", FieldKind.SUIT, msg("Trump")),
+            EntryField(
+                "called_card",
+                FieldKind.CARD,
+                msg("Called card"),
+                blank=msg("No card called (alone)"),
+            ),
+            EntryField(
+                "partner",
+                FieldKind.SEAT,
+                msg("Partner"),
+                msg("Who held the called card."),
+                blank=msg("No partner"),
+            ),
+            *(
+                EntryField(f, FieldKind.SEAT, POINT_NAMES[f], POINT_HINTS[f], point=True)
+                for f in POINT_FIELDS
+            ),
+            EntryField(
+                "game",
+                FieldKind.SIDE,
+                POINT_NAMES["game"],
+                msg(
+                    "Which side counted more in captured cards (A 4, K 3, Q 2, J 1, "
+                    "10 counts 10, joker 1)."
+                ),
+                choices=(
+                    Choice(BIDDERS, msg("Bidders")),
+                    Choice(OPPONENTS, msg("Opponents")),
+                    Choice(NOBODY, msg("Tie")),
+                ),
+                point=True,
+            ),
+            EntryField(
+                "game_points",
+                FieldKind.COUNTS,
+                msg("Enter counts"),
+                choices=(
+                    Choice(BIDDERS, msg("Bidding side's count")),
+                    Choice(OPPONENTS, msg("Other side's count")),
+                ),
+                advanced=True,
+            ),
+            EntryField(
+                "thrown_in",
+                FieldKind.FLAG,
+                msg("Everyone passed"),
+                msg("The deal is thrown in and the same dealer deals again."),
+            ),
+        )
+
+    def parse_entry(self, config: GameConfig, raw: object) -> Entry:
         """Return the entry with its JSON types checked, or raise WrongType."""
-        if not isinstance(raw, dict):
-            raise WrongType({None: ("A deal must be a JSON object.",)})
-        wrong = {}
-        for key, value in raw.items():
-            check = FIELD_TYPES.get(key)
-            if value is not None and check is not None and not check[0](value):
-                wrong[key] = (check[1],)
-        if wrong:
-            raise WrongType(wrong)
-        kept = {k: copy.deepcopy(v) for k, v in raw.items() if v is not None and k != "number"}
-        return Entry(kept, raw.get("number"))
+        return parse_typed(raw, FIELD_TYPES)
 
     # -- checking and scoring ----------------------------------------------------------
 
     def score_deal(
-        self, config: "GameConfig", number: int, dealer: int, scores: Sequence[int], entry: Entry
+        self, config: GameConfig, number: int, dealer: int, scores: Sequence[int], entry: Entry
     ) -> DealResult:
         """Check the entry against every rule and score it, or raise RuleViolation."""
         raw = entry.raw
-        seats = len(config.players)
-        problems: dict[str | None, list[str]] = {}
-
-        def problem(field: str | None, message: str) -> None:
-            problems.setdefault(field, []).append(message)
-
-        for key in raw:
-            if key not in self.entry_fields or key == "number":
-                problem(key, f"{key!r} is not part of a {self.name} deal.")
+        seats = config.seats
+        problems = Problems()
+        problem = problems.add
+        refuse_unknown(raw, self.entry_keys, self.name, problems)
 
         auction = raw.get("auction")
-        resolved = None  # (bidder, bid) from a valid auction, or () when everyone passed
+        resolved: tuple[int, Any] | None = None
+        all_passed = False
         if auction is not None:
-            for message in self._auction_problems(auction, seats):
+            for message in check_auction(auction, seats, BIDS):
                 problem("auction", message)
             if "auction" not in problems:
-                bids = [(i, v) for i, v in enumerate(auction) if v is not None]
-                if bids:
-                    speaker, top = bids[-1]
-                    resolved = ((dealer + 1 + speaker) % seats, top)
-                else:
-                    resolved = ()
+                resolved = auction_winner(auction, dealer, seats)
+                all_passed = resolved is None
 
-        if raw.get("thrown_in") is True or resolved == ():
-            self._check_thrown_in(raw, resolved, problem)
-            if problems:
-                raise RuleViolation(problems)
+        if raw.get("thrown_in") is True or all_passed:
+            self._check_thrown_in(raw, resolved, all_passed, problem)
+            problems.raise_if_any()
+            detail = dict.fromkeys(DETAIL_FIELDS)
+            detail["thrown_in"] = True
+            detail["auction"] = auction
             return DealResult(
                 number,
                 dealer,
-                True,
-                auction=tuple(auction) if auction is not None else None,
-                deltas=(0,) * seats,
-                scores=tuple(scores),
+                DealKind.THROWN_IN,
+                None,
+                None,
+                (0,) * seats,
+                tuple(scores),
+                freeze(detail),
             )
 
-        def seat(field: str, missing: str | None) -> int | None:
-            value = raw.get(field)
-            if value is None:
-                if missing:
-                    problem(field, missing)
-                return None
-            if not 0 <= value < seats:
-                problem(field, f"Seat {value} is not at this table; seats are 0 to {seats - 1}.")
-                return None
-            return value
-
         # With an auction, the bidder and bid follow from it (or the auction is at fault).
-        bidder = seat("bidder", None if auction is not None else "Choose who won the auction.")
+        bidder = seat_of(
+            raw,
+            "bidder",
+            seats,
+            problems,
+            None if auction is not None else msg("Choose who won the auction."),
+        )
         bid = raw.get("bid")
         if resolved:
             a_bidder, a_bid = resolved
             if "bidder" in raw and raw["bidder"] != a_bidder:
-                problem("bidder", f"The auction makes {config.players[a_bidder]} the bidder.")
-                problem("auction", "The auction and the bidder entered disagree.")
+                problem(
+                    "bidder",
+                    msg("The auction makes %(name)s the bidder.", name=config.players[a_bidder]),
+                )
+                problem("auction", msg("The auction and the bidder entered disagree."))
             if bid is not None and bid != a_bid:
-                problem("bid", f"The auction's highest bid is {a_bid}.")
-                problem("auction", "The auction and the bid entered disagree.")
+                problem("bid", msg("The auction's highest bid is %(bid)s.", bid=a_bid))
+                problem("auction", msg("The auction and the bid entered disagree."))
             bidder, bid = a_bidder, a_bid
         elif bid is None:
             if auction is None:
-                problem("bid", "Choose the bid: 3, 4, 5 or 6.")
+                problem("bid", msg("Choose the bid: 3, 4, 5 or 6."))
         elif bid not in BIDS:
-            problem("bid", f"Bids are 3, 4, 5 or 6; {bid} is not a bid.")
+            problem("bid", msg("Bids are 3, 4, 5 or 6; %(bid)s is not a bid.", bid=bid))
             bid = None
 
-        trump = None
-        if "trump" not in raw:
-            problem("trump", "Choose the trump suit.")
-        else:
-            try:
-                trump = Suit(raw["trump"])
-            except ValueError:
-                problem("trump", f"{raw['trump']!r} is not a suit; trump is S, H, D or C.")
-
+        trump = suit_of(raw, problems)
         called = self._called_card(config, raw.get("called_card"), problem)
         always = self._always_in_play(config, trump) if trump else ()
 
-        partner = seat("partner", None)
+        partner = seat_of(raw, "partner", seats, problems)
         if partner is not None:
             if partner == bidder:
-                problem("partner", "The bidder cannot be their own partner.")
+                problem("partner", msg("The bidder cannot be their own partner."))
                 partner = None
             elif "called_card" not in raw:
-                problem("partner", "Only a called card makes a partner: enter the called card.")
+                problem(
+                    "partner",
+                    msg("Only a called card makes a partner: enter the called card."),
+                )
                 partner = None
         elif "partner" not in raw and called in always:
+            assert called is not None
             problem(
                 "partner",
-                f"The {called.label} is always in play, so whoever held it is the partner.",
+                msg(
+                    "The %(card)s is always in play, so whoever held it is the partner.",
+                    card=called.label,
+                ),
             )
 
-        points = {f: seat(f, POINT_MISSING[f]) for f in POINT_FIELDS}
+        points = {f: seat_of(raw, f, seats, problems, POINT_MISSING[f]) for f in POINT_FIELDS}
         if partner is not None and trump is not None:
             if called == Card(Rank.ACE, trump) and points["high"] not in (None, partner):
                 problem(
                     "high",
-                    "The ace of trump was called, so its holder is the partner and takes High.",
+                    msg(
+                        "The ace of trump was called, so its holder is the partner and takes High."
+                    ),
                 )
             if called == Card(Rank.FOUR, trump) and points["low"] not in (None, partner):
                 problem(
-                    "low", "The 4 of trump was called, so its holder is the partner and takes Low."
+                    "low",
+                    msg("The 4 of trump was called, so its holder is the partner and takes Low."),
                 )
 
         side_of = None
         if bidder is not None and "partner" not in problems and "bidder" not in problems:
             bidding_side = {bidder} if partner is None else {bidder, partner}
-            side_of = lambda s: BIDDERS if s in bidding_side else OPPONENTS  # noqa: E731
+
+            def side_of(s: int | None) -> str:
+                return BIDDERS if s in bidding_side else OPPONENTS
+
         game = self._game(raw, points, side_of, problem)
 
-        if problems:
-            raise RuleViolation(problems)
+        problems.raise_if_any()
+        assert bidder is not None and bid is not None and side_of is not None and game
 
-        taken = {BIDDERS: [], OPPONENTS: []}
+        taken: dict[str, list[str]] = {BIDDERS: [], OPPONENTS: []}
         for field in POINT_FIELDS:
             taken[side_of(points[field])].append(field)
         if game != NOBODY:
@@ -318,92 +485,80 @@ class FiveHandedSchmier(Ruleset):
             (won[BIDDERS] if made else -bid) if s in bidders else won[OPPONENTS]
             for s in range(seats)
         )
+        detail = {
+            "thrown_in": False,
+            "bidder": bidder,
+            "bid": bid,
+            "trump": str(trump),
+            "called_card": raw.get("called_card"),
+            "partner": partner,
+            "auction": auction,
+            **points,
+            "game_points": raw.get("game_points"),
+            "game": game,
+            "points": won,
+        }
         return DealResult(
             number,
             dealer,
-            False,
-            bidder=bidder,
-            bid=bid,
-            trump=str(trump),
-            called_card=raw.get("called_card"),
-            partner=partner,
-            auction=tuple(auction) if auction is not None else None,
-            **points,
-            game_points=dict(raw["game_points"]) if "game_points" in raw else None,
-            game=game,
-            bidders=bidders,
-            points=won,
-            made=made,
-            deltas=deltas,
-            scores=tuple(a + d for a, d in zip(scores, deltas, strict=True)),
+            DealKind.PLAYED,
+            bidders,
+            made,
+            deltas,
+            apply_deltas(scores, deltas),
+            freeze(detail),
         )
 
-    @staticmethod
-    def _auction_problems(auction: list, seats: int) -> list[str]:
-        """Return what is wrong with an auction list (empty when it is valid)."""
-        found = []
-        if not 1 <= len(auction) <= seats:
-            found.append(f"The auction has one entry per speaker: 1 to {seats} entries.")
-        highest = None
-        for i, value in enumerate(auction):
-            if value is None:
-                continue
-            if value not in BIDS:
-                found.append(f"Bids are 3, 4, 5 or 6; {value} is not a bid.")
-            elif highest is not None and value <= highest:
-                found.append(
-                    f"Each bid must beat every earlier bid; {value} does not beat {highest}."
-                )
-            else:
-                highest = value
-            if value == TOP_BID and i != len(auction) - 1:
-                found.append("A bid of 6 ends the auction, so nobody speaks after it.")
-        if auction and len(auction) <= seats and auction[-1] != TOP_BID and len(auction) != seats:
-            found.append(
-                f"Everyone speaks once: unless someone bids 6, the auction has {seats} entries."
-            )
-        return found
-
-    def _check_thrown_in(self, raw: dict, resolved, problem) -> None:
+    def _check_thrown_in(
+        self,
+        raw: Mapping[str, Any],
+        resolved: tuple[int, Any] | None,
+        all_passed: bool,
+        problem: Problem,
+    ) -> None:
         """Collect what is wrong with a thrown-in deal (everyone passed)."""
         if raw.get("thrown_in") is False:
-            problem("thrown_in", "Everyone passed in the auction, so the deal was thrown in.")
-            problem("auction", "An auction where everyone passed is a thrown-in deal.")
+            problem("thrown_in", msg("Everyone passed in the auction, so the deal was thrown in."))
+            problem("auction", msg("An auction where everyone passed is a thrown-in deal."))
         if resolved:
-            problem("thrown_in", "Someone bid in the auction, so the deal was not thrown in.")
-            problem("auction", "A thrown-in deal's auction has only passes.")
-        others = [k for k in raw if k in self.entry_fields and k not in ("thrown_in", "auction")]
+            problem("thrown_in", msg("Someone bid in the auction, so the deal was not thrown in."))
+            problem("auction", msg("A thrown-in deal's auction has only passes."))
+        others = [k for k in raw if k in self.entry_keys and k not in ("thrown_in", "auction")]
         for key in others:
-            problem(key, "A thrown-in deal has no bidder, trump or points: leave this out.")
+            problem(key, msg("A thrown-in deal has no bidder, trump or points: leave this out."))
         if others:
-            problem("thrown_in", "A thrown-in deal records nothing but the auction.")
-            if resolved == () and ("bidder" in raw or "bid" in raw):
-                problem("auction", "Everyone passed in the auction, so nobody bid.")
+            problem("thrown_in", msg("A thrown-in deal records nothing but the auction."))
+            if all_passed and ("bidder" in raw or "bid" in raw):
+                problem("auction", msg("Everyone passed in the auction, so nobody bid."))
 
-    def _called_card(self, config: "GameConfig", text: str | None, problem) -> Card | None:
+    def _called_card(self, config: GameConfig, text: str | None, problem: Problem) -> Card | None:
         """Return the called card if it can be called in this game, else note why not."""
         if text is None:
             return None
         try:
             card = Card.parse(text)
         except RuleViolation as violation:
-            problem("called_card", violation.message)
+            problem("called_card", violation.first)
             return None
         if card.is_joker:
             if not config.house_rules["joker_callable"]:
                 problem(
                     "called_card",
-                    "The joker has no rank or suit and cannot be called "
-                    "(house rule: the joker is not callable).",
+                    msg(
+                        "The joker has no rank or suit and cannot be called "
+                        "(house rule: the joker is not callable)."
+                    ),
                 )
                 return None
         elif card not in self.deck:
-            problem("called_card", f"There are no 2s or 3s in the {self.name} deck.")
+            problem(
+                "called_card", msg("There are no 2s or 3s in the %(game)s deck.", game=self.name)
+            )
             return None
         return card
 
     @staticmethod
-    def _always_in_play(config: "GameConfig", trump: Suit) -> tuple[Card, ...]:
+    def _always_in_play(config: GameConfig, trump: Suit) -> tuple[Card, ...]:
         """Return the callable cards that are always in play: calling one makes a partner."""
         cards = (
             Card(Rank.ACE, trump),
@@ -414,48 +569,62 @@ class FiveHandedSchmier(Ruleset):
         return (*cards, JOKER) if config.house_rules["joker_callable"] else cards
 
     @staticmethod
-    def _game(raw: dict, points: dict, side_of, problem) -> str | None:
+    def _game(
+        raw: Mapping[str, Any],
+        points: Mapping[str, int | None],
+        side_of: Callable[[int | None], str] | None,
+        problem: Problem,
+    ) -> str | None:
         """Return who took Game from `game` or the counts, noting every problem."""
         game, counts = raw.get("game"), raw.get("game_points")
         if (game is None) == (counts is None):
             problem(
                 "game",
-                "Say who took Game, or enter both sides' Game counts, not both."
+                msg("Say who took Game, or enter both sides' Game counts, not both.")
                 if game is not None
-                else "Say who took Game, or enter both sides' Game counts.",
+                else msg("Say who took Game, or enter both sides' Game counts."),
             )
         if game is not None:
             if game not in (*SIDES, NOBODY):
-                problem("game", "Game goes to the bidders, the opponents, or nobody (a tie).")
+                problem("game", msg("Game goes to the bidders, the opponents, or nobody (a tie)."))
                 return None
-            return game if counts is None else None
+            return str(game) if counts is None else None
         if counts is None:
             return None
         if set(counts) != set(SIDES):
-            problem("game_points", "Game counts are two numbers: bidders and opponents.")
+            problem("game_points", msg("Game counts are two numbers: bidders and opponents."))
             return None
         if any(counts[s] is None for s in SIDES):
-            problem("game_points", "Enter both sides' Game counts.")
+            problem("game_points", msg("Enter both sides' Game counts."))
             return None
         if any(counts[s] < 0 for s in SIDES):
-            problem("game_points", "Game counts are whole numbers from 0.")
+            problem("game_points", msg("Game counts are whole numbers from 0."))
             return None
         total = counts[BIDDERS] + counts[OPPONENTS]
         if total > PACK_GAME_COUNT:
             problem(
                 "game_points",
-                f"The Game counts add up to {total}, but the pack counts only {PACK_GAME_COUNT}.",
+                msg(
+                    "The Game counts add up to %(total)s, but the pack counts only %(pack)s.",
+                    total=total,
+                    pack=PACK_GAME_COUNT,
+                ),
             )
         if side_of is not None and None not in points.values():
             for side in SIDES:
                 took = [f for f in POINT_FIELDS if f != "low" and side_of(points[f]) == side]
                 least = sum(HIGH_GAME_COUNT if f == "high" else ONE_GAME_COUNT for f in took)
                 if counts[side] < least:
-                    named = _list([POINT_NAMES[f] for f in took])
                     problem(
                         "game_points",
-                        f"The {side} took {named}, so they captured at least {least} in Game "
-                        f"counts; {counts[side]} was entered.",
+                        msg(
+                            "The %(side)s took %(points)s, so they captured at least %(least)s "
+                            "in Game counts; %(count)s was entered.",
+                            side=SIDE_NAMES[side],
+                            points=tuple(POINT_NAMES[f] for f in took),
+                            least=least,
+                            count=counts[side],
+                        ),
                     )
         if counts[BIDDERS] == counts[OPPONENTS]:
             return NOBODY
@@ -464,14 +633,19 @@ class FiveHandedSchmier(Ruleset):
     # -- winning ---------------------------------------------------------------------
 
     def outcome(
-        self, config: "GameConfig", scores: Sequence[int], last: DealResult | None
+        self, config: GameConfig, scores: Sequence[int], last: DealResult | None
     ) -> Outcome:
-        """Run RULES.md §1's win check after a scored deal."""
+        """Run the win check (rule book §1) after a scored deal."""
         target = config.target
         reached = [s for s in range(len(scores)) if scores[s] >= target]
         # 1. Nobody at the target or more: play on.
         if not reached:
-            return Outcome(IN_PROGRESS, (), None, f"Nobody has reached {target} yet.")
+            return Outcome(
+                Status.IN_PROGRESS,
+                (),
+                None,
+                msg("Nobody has reached %(target)s yet.", target=target),
+            )
         top = max(scores[s] for s in reached)
         leaders = [s for s in reached if scores[s] == top]
         # 2. Of the players at the target or more, the highest score wins.
@@ -479,110 +653,198 @@ class FiveHandedSchmier(Ruleset):
             (winner,) = leaders
             name = config.players[winner]
             if len(reached) == 1:
-                text = f"{name} reached {top}, so {name} wins."
+                text = msg("%(name)s reached %(top)s, so %(name)s wins.", name=name, top=top)
             else:
-                others = [s for s in reached if s != winner]
-                text = (
-                    f"{_names(config, reached)} reached {target}; {name} has the highest "
-                    f"score, {top}, ahead of {_names(config, others)}, so {name} wins."
+                text = msg(
+                    "%(reached)s reached %(target)s; %(name)s has the highest score, %(top)s, "
+                    "ahead of %(others)s, so %(name)s wins.",
+                    reached=names(config.players, reached),
+                    target=target,
+                    name=name,
+                    top=top,
+                    others=names(config.players, [s for s in reached if s != winner]),
                 )
-            return Outcome(WON, (winner,), "highest", text)
-        tied = f"{_names(config, leaders)} {'both' if len(leaders) == 2 else 'all'} reached {top}"
+            return Outcome(Status.WON, (winner,), DecidedBy.HIGHEST, text)
+        tied = (
+            msg("%(names)s both reached %(top)s", names=names(config.players, leaders), top=top)
+            if len(leaders) == 2
+            else msg("%(names)s all reached %(top)s", names=names(config.players, leaders), top=top)
+        )
         bidder = last.bidder if last is not None else None
-        partner = last.partner if last is not None else None
+        partner = last.get("partner") if last is not None else None
         # 3. Tied for highest and the bidder among them: the bidder wins.
         if bidder in leaders:
-            name = config.players[bidder]
+            assert bidder is not None
             return Outcome(
-                WON, (bidder,), "bidder", f"{tied}; {name} bid this deal, so {name} wins."
+                Status.WON,
+                (bidder,),
+                DecidedBy.BIDDER,
+                msg(
+                    "%(tied)s; %(name)s bid this deal, so %(name)s wins.",
+                    tied=tied,
+                    name=config.players[bidder],
+                ),
             )
         # 4. Still tied and the partner among them: the partner wins (house rule).
         if config.house_rules["partner_breaks_ties"] and partner in leaders:
-            name = config.players[partner]
             return Outcome(
-                WON,
+                Status.WON,
                 (partner,),
-                "partner",
-                f"{tied} and {'neither' if len(leaders) == 2 else 'none'} of them bid this "
-                f"deal; {name} was the bidder's partner, "
-                f"so {name} wins (house rule: the partner breaks ties).",
+                DecidedBy.PARTNER,
+                msg(
+                    "%(tied)s and neither of them bid this deal; %(name)s was the bidder's "
+                    "partner, so %(name)s wins (house rule: the partner breaks ties).",
+                    tied=tied,
+                    name=config.players[partner],
+                )
+                if len(leaders) == 2
+                else msg(
+                    "%(tied)s and none of them bid this deal; %(name)s was the bidder's "
+                    "partner, so %(name)s wins (house rule: the partner breaks ties).",
+                    tied=tied,
+                    name=config.players[partner],
+                ),
             )
         # 5. The written rules do not settle it: the house rule decides.
         if config.house_rules["unresolved_tie"] == "shared":
             return Outcome(
-                SHARED,
+                Status.SHARED,
                 tuple(leaders),
-                "shared",
-                f"{tied} and the written rules do not settle the tie, so they share the win "
-                "(house rule: a tie is shared).",
+                DecidedBy.SHARED,
+                msg(
+                    "%(tied)s and the written rules do not settle the tie, so they share the "
+                    "win (house rule: a tie is shared).",
+                    tied=tied,
+                ),
             )
         return Outcome(
-            IN_PROGRESS,
+            Status.IN_PROGRESS,
             (),
             None,
-            f"{tied} and the written rules do not settle the tie, so another deal is played "
-            "(house rule: play on).",
+            msg(
+                "%(tied)s and the written rules do not settle the tie, so another deal is "
+                "played (house rule: play on).",
+                tied=tied,
+            ),
+            open_tie=tuple(leaders),
         )
 
-    # -- words -----------------------------------------------------------------------
+    # -- words and records -------------------------------------------------------------
 
-    def explain(self, config: "GameConfig", result: DealResult) -> tuple[str, ...]:
+    def explain(self, config: GameConfig, result: DealResult) -> tuple[Message, ...]:
         """Return the deal's scoring in sentences for players."""
         dealer = config.players[result.dealer]
-        if result.thrown_in:
-            return (f"Everyone passed, so the deal was thrown in and {dealer} deals again.",)
+        if result.kind == DealKind.THROWN_IN:
+            return (
+                msg(
+                    "Everyone passed, so the deal was thrown in and %(dealer)s deals again.",
+                    dealer=dealer,
+                ),
+            )
+        assert result.bidders is not None and result.bidder is not None
         bidder = config.players[result.bidder]
-        trump = Suit(result.trump)
+        trump = Suit(result.get("trump"))
+        bid = result.get("bid")
         lines = []
-        contract = f"{bidder} bid {result.bid} with {trump.noun} trump"
-        if result.called_card is None:
-            lines.append(f"{contract}, called no card and played alone.")
+        called_card = result.get("called_card")
+        partner = result.get("partner")
+        if called_card is None:
+            lines.append(
+                msg(
+                    "%(bidder)s bid %(bid)s with %(trump)s trump, called no card and played alone.",
+                    bidder=bidder,
+                    bid=bid,
+                    trump=trump.words,
+                )
+            )
+        elif partner is None:
+            lines.append(
+                msg(
+                    "%(bidder)s bid %(bid)s with %(trump)s trump and called the %(card)s, "
+                    "which was out of play, so %(bidder)s played alone.",
+                    bidder=bidder,
+                    bid=bid,
+                    trump=trump.words,
+                    card=Card.parse(called_card).label,
+                )
+            )
         else:
-            card = Card.parse(result.called_card).label
-            if result.partner is None:
-                lines.append(
-                    f"{contract} and called the {card}, which was out of play, so "
-                    f"{bidder} played alone."
+            lines.append(
+                msg(
+                    "%(bidder)s bid %(bid)s with %(trump)s trump and called the %(card)s; "
+                    "%(partner)s held it and was the partner.",
+                    bidder=bidder,
+                    bid=bid,
+                    trump=trump.words,
+                    card=Card.parse(called_card).label,
+                    partner=config.players[partner],
                 )
-            else:
-                partner = config.players[result.partner]
-                lines.append(
-                    f"{contract} and called the {card}; {partner} held it and was the partner."
-                )
-        side_of = {
-            s: BIDDERS if s in result.bidders else OPPONENTS for s in range(len(config.players))
-        }
-        taken = {BIDDERS: [], OPPONENTS: []}
+            )
+        taken: dict[str, list[Message]] = {BIDDERS: [], OPPONENTS: []}
         for field in POINT_FIELDS:
-            taken[side_of[getattr(result, field)]].append(POINT_NAMES[field])
-        if result.game != NOBODY:
-            taken[result.game].append("Game")
-        each = "each " if len(result.bidders) > 1 else ""
-        who = (
-            f"Bidders {_names(config, result.bidders)}"
-            if len(result.bidders) > 1
-            else f"{bidder}, alone,"
-        )
-        got = result.points[BIDDERS]
-        change = got if result.made else -result.bid
+            side = BIDDERS if result.get(field) in result.bidders else OPPONENTS
+            taken[side].append(POINT_NAMES[field])
+        game = result.get("game")
+        if game != NOBODY:
+            taken[game].append(POINT_NAMES["game"])
+        points = result.get("points")
+        got = points[BIDDERS]
+        change = signed(got if result.made else -bid)
+        took = tuple(taken[BIDDERS]) or msg("nothing")
+        if len(result.bidders) > 1:
+            template = (
+                "Bidders %(who)s took %(took)s: %(got)s, bid %(bid)s, made — each %(change)s."
+                if result.made
+                else "Bidders %(who)s took %(took)s: %(got)s, bid %(bid)s, set — each %(change)s."
+            )
+            who: Any = names(config.players, result.bidders)
+        else:
+            template = (
+                "%(who)s, alone, took %(took)s: %(got)s, bid %(bid)s, made — %(change)s."
+                if result.made
+                else "%(who)s, alone, took %(took)s: %(got)s, bid %(bid)s, set — %(change)s."
+            )
+            who = bidder
+        lines.append(msg(template, who=who, took=took, got=got, bid=bid, change=change))
         lines.append(
-            f"{who} took {_list(taken[BIDDERS]) if taken[BIDDERS] else 'nothing'}: {got}, "
-            f"bid {result.bid}, {'made' if result.made else 'set'} — {each}{_signed(change)}."
+            msg(
+                "Opponents took %(took)s: each %(change)s.",
+                took=tuple(taken[OPPONENTS]) or msg("nothing"),
+                change=signed(points[OPPONENTS]),
+            )
         )
-        opp = result.points[OPPONENTS]
-        lines.append(
-            f"Opponents took {_list(taken[OPPONENTS]) if taken[OPPONENTS] else 'nothing'}: "
-            f"each {_signed(opp)}."
-        )
-        counts = result.game_points
+        counts = result.get("game_points")
         if counts is not None:
-            if result.game == NOBODY:
-                lines.append(f"Game was tied at {counts[BIDDERS]} each, so nobody scored it.")
+            if game == NOBODY:
+                lines.append(
+                    msg(
+                        "Game was tied at %(count)s each, so nobody scored it.",
+                        count=counts[BIDDERS],
+                    )
+                )
             else:
                 lines.append(
-                    f"Game counted {counts[BIDDERS]} for the bidders to "
-                    f"{counts[OPPONENTS]} for the opponents."
+                    msg(
+                        "Game counted %(bidders)s for the bidders to %(opponents)s for the "
+                        "opponents.",
+                        bidders=counts[BIDDERS],
+                        opponents=counts[OPPONENTS],
+                    )
                 )
-        elif result.game == NOBODY:
-            lines.append("Game was tied, so nobody scored it.")
+        elif game == NOBODY:
+            lines.append(msg("Game was tied, so nobody scored it."))
         return tuple(lines)
+
+    def seat_tags(self, config: GameConfig, result: DealResult) -> tuple[frozenset[str], ...]:
+        """Tag the bidder (bid, made or set, alone) and the called partner."""
+        tags: list[frozenset[str]] = []
+        for seat in range(config.seats):
+            mine: set[str] = set()
+            if result.played and seat == result.bidder:
+                mine |= {"bid", "made" if result.made else "set"}
+                if result.get("partner") is None:
+                    mine.add("alone")
+            elif result.played and seat == result.get("partner"):
+                mine.add("called")
+            tags.append(frozenset(mine))
+        return tuple(tags)
