@@ -3,9 +3,10 @@
 from scorekeeper.engine.errors import RuleViolation
 from scorekeeper.engine.messages import msg
 from scorekeeper.engine.ruleset import Ruleset
+from scorekeeper.engine.rulesets.euchre import FiveHandedEuchre
 from scorekeeper.engine.rulesets.five_handed import FiveHandedSchmier
 
-RULESETS: tuple[Ruleset, ...] = (FiveHandedSchmier(),)
+RULESETS: tuple[Ruleset, ...] = (FiveHandedSchmier(), FiveHandedEuchre())
 """The rulesets, in the order `GET /api/v1/rulesets` lists them."""
 
 

@@ -118,10 +118,11 @@ class FiveHandedEuchre(Ruleset):
     deck = DECK
     house_rules: Mapping[str, HouseRule] = FrozenMap()
     statistics = (
-        Statistic("bid", msg("Trump made")),
+        Statistic("bid", msg("Named trump")),
         Statistic("made", msg("Made")),
         Statistic("euchred", msg("Euchred")),
-        Statistic("alone", msg("Went alone")),
+        Statistic("called", msg("Called as partner")),
+        Statistic("alone", msg("Played alone")),
         Statistic("march", msg("Marches")),
     )
     summary = msg(
@@ -160,7 +161,7 @@ class FiveHandedEuchre(Ruleset):
                 FieldKind.NUMBER,
                 msg("Tricks"),
                 msg("How many of the five tricks the maker's side took."),
-                choices=tuple(Choice(n, msg("%(count)s", count=n)) for n in range(TRICKS + 1)),
+                choices=tuple(Choice(n, msg(str(n))) for n in range(TRICKS + 1)),
             ),
         )
 
@@ -420,15 +421,17 @@ class FiveHandedEuchre(Ruleset):
         )
 
     def seat_tags(self, config: GameConfig, result: DealResult) -> tuple[frozenset[str], ...]:
-        """Tag the maker with bid, made or euchred, alone (declared) and march (all five)."""
-        tags: list[frozenset[str]] = [frozenset() for _ in range(config.seats)]
-        if not result.played or result.bidders is None:
-            return tuple(tags)
-        maker = result.bidders[0]
-        found = {"bid", "made" if result.made else "euchred"}
-        if result.get("called_card") is None:
-            found.add("alone")
-        if result.get("tricks") == TRICKS:
-            found.add("march")
-        tags[maker] = frozenset(found)
+        """Tag the maker (bid, made or euchred, alone, march) and the called partner."""
+        tags: list[frozenset[str]] = []
+        for seat in range(config.seats):
+            mine: set[str] = set()
+            if result.played and seat == result.bidder:
+                mine |= {"bid", "made" if result.made else "euchred"}
+                if result.get("partner") is None:
+                    mine.add("alone")
+                if result.get("tricks") == TRICKS:
+                    mine.add("march")
+            elif result.played and seat == result.get("partner"):
+                mine.add("called")
+            tags.append(frozenset(mine))
         return tuple(tags)
