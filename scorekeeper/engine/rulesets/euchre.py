@@ -126,8 +126,8 @@ class FiveHandedEuchre(Ruleset):
         Statistic("march", msg("Marches")),
     )
     summary = msg(
-        "Five players with a 30-card pack; the maker calls a partner card or goes alone, "
-        "takes 3 of 5 tricks to score, and the first to 10 wins."
+        "Five players, each for themselves, with a 30-card pack; the maker calls a card "
+        "whose holder is the partner, or goes alone, and needs 3 of the 5 tricks. 10 wins."
     )
 
     # -- the entry ---------------------------------------------------------------
@@ -147,7 +147,7 @@ class FiveHandedEuchre(Ruleset):
                 FieldKind.CARD,
                 msg("Called card"),
                 msg("The card whose holder is the maker's partner; 2S and 2H are the jokers."),
-                blank=msg("None: alone"),
+                blank=msg("No card called (alone)"),
             ),
             EntryField(
                 "partner",
