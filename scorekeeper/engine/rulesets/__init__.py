@@ -3,10 +3,20 @@
 from scorekeeper.engine.errors import RuleViolation
 from scorekeeper.engine.messages import msg
 from scorekeeper.engine.ruleset import Ruleset
+from scorekeeper.engine.rulesets.euchre import FiveHandedEuchre
 from scorekeeper.engine.rulesets.five_handed import FiveHandedSchmier
+from scorekeeper.engine.rulesets.shmear import Shmear, ShmearHighLow, ShmearKitty, ShmearPartners
 from scorekeeper.engine.rulesets.six_handed import SixHandedSchmier
 
-RULESETS: tuple[Ruleset, ...] = (FiveHandedSchmier(), SixHandedSchmier())
+RULESETS: tuple[Ruleset, ...] = (
+    FiveHandedSchmier(),
+    SixHandedSchmier(),
+    Shmear(),
+    ShmearHighLow(),
+    ShmearPartners(),
+    ShmearKitty(),
+    FiveHandedEuchre(),
+)
 """The rulesets, in the order `GET /api/v1/rulesets` lists them."""
 
 
