@@ -4,8 +4,15 @@ from scorekeeper.engine.errors import RuleViolation
 from scorekeeper.engine.messages import msg
 from scorekeeper.engine.ruleset import Ruleset
 from scorekeeper.engine.rulesets.five_handed import FiveHandedSchmier
+from scorekeeper.engine.rulesets.shmear import Shmear, ShmearHighLow, ShmearKitty, ShmearPartners
 
-RULESETS: tuple[Ruleset, ...] = (FiveHandedSchmier(),)
+RULESETS: tuple[Ruleset, ...] = (
+    FiveHandedSchmier(),
+    Shmear(),
+    ShmearHighLow(),
+    ShmearPartners(),
+    ShmearKitty(),
+)
 """The rulesets, in the order `GET /api/v1/rulesets` lists them."""
 
 
