@@ -76,7 +76,7 @@ def random_game(
         "target": target,
         "house_rules": {},
     }
-    config = engine.GameConfig.create(**setup)
+    config = engine.configure(**setup)
     state = engine.new_game(config)
     entries, states = [], []
     while not state.outcome.finished and len(entries) < most:

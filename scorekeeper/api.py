@@ -292,7 +292,7 @@ def create_game():
         problems = {name: [f"There is no setting {name!r}."] for name in unknown}
         try:
             first_dealer = 0 if settings["first_dealer"] is None else settings["first_dealer"]
-            engine.GameConfig.create(**{**settings, "first_dealer": first_dealer})
+            engine.configure(**{**settings, "first_dealer": first_dealer})
         except engine.WrongType:
             raise
         except engine.RuleViolation as error:

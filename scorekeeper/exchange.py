@@ -399,7 +399,7 @@ def _check_game(index: int, record: Any) -> tuple[dict[str, Any], tuple]:
     if not isinstance(record, dict):
         raise ImportRefused(f"{where}: a game must be an object.")
     try:
-        config = engine.GameConfig.create(
+        config = engine.configure(
             ruleset=record.get("ruleset"),
             players=record.get("players"),
             first_dealer=record.get("first_dealer"),
@@ -480,7 +480,7 @@ def _build_game(
     config = (
         states[-1].config
         if states
-        else engine.GameConfig.create(
+        else engine.configure(
             record["ruleset"],
             record["players"],
             record["first_dealer"],

@@ -82,7 +82,7 @@ def new():
         try:
             if not well_formed:
                 # Ask the engine anyway, so every problem is shown at once.
-                engine.GameConfig.create(**{**setup, "first_dealer": setup["first_dealer"] or 0})
+                engine.configure(**{**setup, "first_dealer": setup["first_dealer"] or 0})
             else:
                 game, token = store.create_game(**setup)
         except engine.RuleViolation as exc:

@@ -100,7 +100,7 @@ def get_deal(game: Game, number: int) -> Deal | None:
 
 def game_config(game: Game) -> engine.GameConfig:
     """Return the engine's configuration of a stored game."""
-    return engine.GameConfig.create(
+    return engine.configure(
         ruleset=game.ruleset,
         players=[player.name for player in game.players],
         first_dealer=game.first_dealer,
@@ -168,7 +168,7 @@ def create_game(
         first_dealer = (
             secrets.randbelow(len(players)) if isinstance(players, list) and players else 0
         )
-    config = engine.GameConfig.create(
+    config = engine.configure(
         ruleset=ruleset,
         players=players,
         first_dealer=first_dealer,

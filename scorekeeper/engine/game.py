@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.engine.errors import CorrectionConflict, GameOver, RuleViolation, WrongType
-from scorekeeper.engine.frozen import FrozenMap
+from scorekeeper.engine.frozen import FrozenMap, thaw
 from scorekeeper.engine.messages import Message, msg
 from scorekeeper.engine.results import DealResult, Entry, Outcome
 from scorekeeper.engine.ruleset import GameConfig, Ruleset
@@ -312,7 +312,9 @@ def explain_deal(config: GameConfig, result: DealResult) -> tuple[Message, ...]:
 
 
 def _as_entry(config: GameConfig, entry: Entry | Mapping[str, Any]) -> Entry:
-    return entry if isinstance(entry, Entry) else config.ruleset.parse_entry(config, dict(entry))
+    if isinstance(entry, Entry):
+        return entry
+    return config.ruleset.parse_entry(config, thaw(entry))
 
 
 def rulesets() -> tuple[Ruleset, ...]:

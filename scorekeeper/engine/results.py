@@ -137,6 +137,15 @@ class DealResult:
         value = self.detail.get("bidder")
         return value if isinstance(value, int) else None
 
+    def __getattr__(self, name: str) -> Any:
+        """Return a field of the ruleset's detail by name (`result.trump`)."""
+        if name == "detail":
+            raise AttributeError(name)
+        try:
+            return self.detail[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
     def get(self, name: str, default: Any = None) -> Any:
         """Return a field of the ruleset's detail."""
         return self.detail.get(name, default)
@@ -148,15 +157,15 @@ class DealResult:
 
     def to_document(self) -> dict[str, Any]:
         """Return the API's deal document."""
-        return {
-            "number": self.number,
-            "dealer": self.dealer,
-            **thaw(self.detail),
-            "bidders": None if self.bidders is None else list(self.bidders),
-            "made": self.made,
-            "deltas": list(self.deltas),
-            "scores": list(self.scores),
-        }
+        doc = {"number": self.number, "dealer": self.dealer}
+        bidders = None if self.bidders is None else list(self.bidders)
+        for name, value in self.detail.items():
+            if name == "points":
+                doc["bidders"] = bidders  # the API lists the side before what it took
+            doc[name] = thaw(value)
+        doc.setdefault("bidders", bidders)
+        doc.update(made=self.made, deltas=list(self.deltas), scores=list(self.scores))
+        return doc
 
     @classmethod
     def from_document(cls, doc: Mapping[str, Any]) -> "DealResult":

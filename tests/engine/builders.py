@@ -10,6 +10,7 @@ from scorekeeper.engine import (
     GameState,
     RuleViolation,
     apply_deal,
+    configure,
     new_game,
     parse_entry,
 )
@@ -38,7 +39,7 @@ Bidders (Bob, Di) take High, Jack, Joker and Game; opponents take Low and Off-ja
 
 def config(first_dealer: int = 0, target: int | None = None, **house_rules) -> GameConfig:
     """Return a Five-Handed Schmier table of Ann, Bob, Cy, Di and Ed."""
-    return GameConfig.create(RULESET, list(PLAYERS), first_dealer, target, house_rules or None)
+    return configure(RULESET, list(PLAYERS), first_dealer, target, house_rules or None)
 
 
 def start(first_dealer: int = 0, target: int | None = None, **house_rules) -> GameState:

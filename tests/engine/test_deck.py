@@ -3,7 +3,7 @@
 import pytest
 
 from scorekeeper.engine import JOKER, Card, Rank, Suit
-from scorekeeper.engine.five_handed import (
+from scorekeeper.engine.rulesets.five_handed import (
     DECK,
     PACK_GAME_COUNT,
     FiveHandedSchmier,

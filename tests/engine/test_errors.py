@@ -7,7 +7,10 @@ from scorekeeper.engine import CorrectionConflict, GameOver, RuleViolation, Wron
 
 def test_rule_violation_keeps_every_problem_and_drops_empty_ones():
     violation = RuleViolation({"bid": ["Bids are 3 to 6."], None: ["The deal is wrong."], "x": []})
-    assert violation.problems == {"bid": ("Bids are 3 to 6.",), None: ("The deal is wrong.",)}
+    assert {f: tuple(map(str, m)) for f, m in violation.problems.items()} == {
+        "bid": ("Bids are 3 to 6.",),
+        None: ("The deal is wrong.",),
+    }
     assert violation.fields == {"bid": ["Bids are 3 to 6."]}
     assert violation.message == "Bids are 3 to 6."
     assert str(violation) == "Bids are 3 to 6."

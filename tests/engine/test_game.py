@@ -15,6 +15,7 @@ from scorekeeper.engine import (
     apply_deal,
     can_deal,
     check_deal,
+    configure,
     correct_deal,
     new_game,
     parse_entry,
@@ -31,7 +32,7 @@ ALL = ("high", "low", "jack", "off_jack", "joker", "game")
 def create(**changes) -> GameConfig:
     """Return GameConfig.create on the standard table with `changes` to its arguments."""
     arguments = {"ruleset": RULESET, "players": list(PLAYERS), "first_dealer": 0, **changes}
-    return GameConfig.create(**arguments)
+    return configure(**arguments)
 
 
 # -- setting up a game ---------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorekeeper.engine import RuleViolation, get_ruleset, rulesets
+from scorekeeper.engine import RuleViolation, configure, get_ruleset, rulesets
 
 
 def test_rulesets_lists_five_handed_schmier_exactly_as_api_md():
@@ -39,8 +39,9 @@ def test_get_ruleset_refuses_an_unknown_id_naming_ruleset(name):
 
 
 def test_five_handed_entry_fields_are_api_md_fields():
-    assert set(get_ruleset("five-handed-schmier").entry_fields) == {
-        "number",
+    rules = get_ruleset("five-handed-schmier")
+    table = configure(rules.id, ["Ann", "Bob", "Cy", "Di", "Ed"], 0)
+    assert {field.name for field in rules.entry_fields(table)} == {
         "bidder",
         "bid",
         "trump",
