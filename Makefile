@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: install run serve test browser bench lint clean translations
+.PHONY: install run serve test browser bench lint typecheck clean translations
 
 # Each language's catalog, compiled (the .mo files are built here, not committed).
 CATALOGS := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
@@ -62,6 +62,11 @@ bench: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+# The type check alone; its settings (strict for the engine) are in pyproject.toml.
+typecheck: install
+	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
