@@ -1,44 +1,80 @@
-# Two commands for a new user: `make run` and `make test`. Each installs what it needs itself.
+# Two commands for a new user: `make run` and `make test`. Each installs what it needs itself:
+# `make run` only what serving needs, `make test` adds the test tools on top.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 5000
 CHROMIUM := /usr/bin/chromium
+# pip-compile runs from its own small environment, so locking never changes what .venv holds.
+LOCK_VENV := .venv-lock
+PIP_TOOLS := pip-tools==7.6.2
 
-.PHONY: install run serve test browser bench lint clean translations
+.PHONY: install install-run install-test run serve test browser bench lint typecheck lock \
+	clean translations
 
 # Each language's catalog, compiled (the .mo files are built here, not committed).
 CATALOGS := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-install: $(VENV)/.installed $(COMPILED)
+# Everything a developer uses: the app and the test tools.
+install: install-test
+install-run: $(VENV)/.installed-run $(COMPILED)
+install-test: $(VENV)/.installed-test $(COMPILED)
 
-$(VENV)/.installed: pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+
+# The locked versions, then the project itself without resolving again; `pip check` catches a
+# dependency added to pyproject.toml but not yet locked (`make lock`).
+$(VENV)/.installed-run: requirements/run.txt pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements/run.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(BIN)/python -m pip check
 	touch $@
 
+# The test lock holds the run lock's versions, so this only adds the test tools.
+$(VENV)/.installed-test: requirements/test.txt $(VENV)/.installed-run
+	$(BIN)/python -m pip install --quiet -r requirements/test.txt
+	$(BIN)/python -m pip check
+	touch $@
+
+# Lock the dependencies of pyproject.toml for Python 3.11 on Linux: requirements/run.txt for
+# serving, requirements/test.txt for the `test` extra on top (constrained to the same versions).
+# Versions already locked are kept; `make lock UPGRADE=1` moves every one to its newest release.
+lock: | $(LOCK_VENV)/bin/pip-compile
+	CUSTOM_COMPILE_COMMAND="make lock" $(LOCK_VENV)/bin/pip-compile $(PIP_COMPILE_FLAGS) \
+		-o requirements/run.txt pyproject.toml
+	CUSTOM_COMPILE_COMMAND="make lock" $(LOCK_VENV)/bin/pip-compile $(PIP_COMPILE_FLAGS) \
+		--extra test -c requirements/run.txt -o requirements/test.txt pyproject.toml
+
+PIP_COMPILE_FLAGS = --quiet --strip-extras --no-emit-index-url --no-emit-find-links \
+	--no-emit-trusted-host $(if $(UPGRADE),--upgrade)
+
+$(LOCK_VENV)/bin/pip-compile:
+	$(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/python -m pip install --quiet '$(PIP_TOOLS)'
+
 # Recompile a language whenever its catalog changed.
-$(COMPILED): %.mo: %.po | $(VENV)/.installed
+$(COMPILED): %.mo: %.po | $(VENV)/.installed-run
 	$(BIN)/pybabel compile --statistics -i $< -o $@
 
 # Collect the messages of the code and pages into messages.pot and merge them into every
 # catalog; then translate what is new (no fuzzy entry may stay: the tests check).
-translations: install
+translations: install-run
 	$(BIN)/pybabel extract -F babel.cfg -k _l --add-comments=Translators: --add-location=file \
 		--project=Scorekeeper -o scorekeeper/translations/messages.pot .
 	$(BIN)/pybabel update -i scorekeeper/translations/messages.pot -d scorekeeper/translations \
 		--ignore-obsolete
 
 # Serve on the embedded SQLite database; HOST=0.0.0.0 serves the phones on the local network.
-run: install
+run: install-run
 	$(BIN)/flask --app scorekeeper db upgrade
 	$(BIN)/flask --app scorekeeper run --host $(HOST) --port $(PORT)
 
 # The same app as the Procfile serves it, with gunicorn.
-serve: install
+serve: install-run
 	$(BIN)/flask --app scorekeeper db upgrade
 	$(BIN)/gunicorn --workers 2 --bind $(HOST):$(PORT) 'scorekeeper:create_app()'
 
@@ -49,19 +85,24 @@ $(CHROMIUM):
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core
 
-test: install browser
+test: install-test browser
 	$(BIN)/python -m pytest
 
 # Speed and query-count targets: a late deal costs what an early one costs, and a season
 # of 10,000 games keeps every page's statements fixed. BENCH_DATABASE=postgresql+psycopg://…
 # runs them on PostgreSQL instead of a temporary SQLite file.
-bench: install
+bench: install-run
 	$(BIN)/python -m bench.deals $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
 	$(BIN)/python -m bench $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
 
-lint: install
+lint: install-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+# The type check alone; its settings (strict for the engine) are in pyproject.toml.
+typecheck: install-test
+	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(LOCK_VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
