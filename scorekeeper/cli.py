@@ -7,7 +7,7 @@ import click
 from flask import Flask
 from flask.cli import with_appcontext
 
-from scorekeeper import exchange, history, store
+from scorekeeper.store import exchange, games, tables
 
 
 def init_app(app: Flask) -> None:
@@ -50,7 +50,7 @@ def export_command(table_id, game_id, everything, output, as_csv, with_secrets):
         click.echo(f"Exported {len(document['documents'])} documents, {count} games.", err=True)
         return
     if table_id:
-        table = history.get_table(table_id)
+        table = tables.get_table(table_id)
         if table is None:
             raise click.ClickException(f"There is no table {table_id}.")
         if as_csv:
@@ -58,7 +58,7 @@ def export_command(table_id, game_id, everything, output, as_csv, with_secrets):
         else:
             text = exchange.dumps(exchange.export_table(table, include_secrets=with_secrets))
     else:
-        game = store.get_game(game_id, deals=False)
+        game = games.get_game(game_id, deals=False)
         if game is None:
             raise click.ClickException(f"There is no game {game_id}.")
         if as_csv:
@@ -81,7 +81,7 @@ def import_command(source, copy, table_id):
     """Import an export file, after checking every deal with the rules; all or nothing."""
     table = None
     if table_id:
-        table = history.get_table(table_id)
+        table = tables.get_table(table_id)
         if table is None:
             raise click.ClickException(f"There is no table {table_id}.")
     document = exchange.load(source.read())

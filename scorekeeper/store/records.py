@@ -13,7 +13,7 @@ from typing import Any
 from flask_sqlalchemy.session import Session
 from sqlalchemy import delete, event, insert, inspect, select, update
 
-from scorekeeper.models import Deal, DealSeat, Game, Player
+from scorekeeper.store.models import Deal, DealSeat, Game, Player
 
 
 def seat_rows(

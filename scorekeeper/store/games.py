@@ -10,8 +10,6 @@ unique ``(game_id, number)`` constraint is the last line of defence.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
 import secrets
 from collections.abc import Callable, Mapping
@@ -24,10 +22,13 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.models import Change, Deal, Game, Player, utcnow
+from scorekeeper.store import tokens
+from scorekeeper.store.models import Change, Deal, Game, Player, utcnow
 
 T = TypeVar("T")
 
+SETTINGS = ("ruleset", "players", "first_dealer", "target", "house_rules")
+"""The settings a game is created with: `create_game`'s keyword arguments."""
 # How often a change is retried after another request changed the same game first.
 ATTEMPTS = 20
 # Game ids are URL-safe base64 (see _new_id); anything else names no game.
@@ -178,14 +179,14 @@ def create_game(
     if not all(_storable(name) for name in config.players):
         # PostgreSQL cannot store NUL, and no database stores half a surrogate pair.
         raise engine.RuleViolation({"players": ("A name must be plain text, without NUL.",)})
-    token = _new_token()
+    token = tokens.new_token()
     game = Game(
         id=_new_id(),
         ruleset=config.ruleset.id,
         target=config.target,
         first_dealer=config.first_dealer,
         house_rules=dict(config.house_rules),
-        edit_token_hash=hash_token(token),
+        edit_token_hash=tokens.hash_token(token),
         version=1,
         players=[Player(seat=seat, name=name) for seat, name in enumerate(config.players)],
         deals=[],
@@ -300,18 +301,16 @@ def undo_last_deal(game: Game, number: int, *, device: str | None = None) -> Non
 
 def check_edit_token(game: Game, token: str | None) -> bool:
     """Return whether the token is this game's edit token (compared in constant time)."""
-    if not token:
-        return False
-    return hmac.compare_digest(hash_token(token), game.edit_token_hash)
+    return tokens.check_token(game.edit_token_hash, token)
 
 
 def rotate_edit_token(game: Game) -> str:
     """Give the game a new edit token (the old one stops working) and return it."""
-    token = _new_token()
+    token = tokens.new_token()
 
     def attempt(game: Game) -> None:
         _claim(game)
-        game.edit_token_hash = hash_token(token)
+        game.edit_token_hash = tokens.hash_token(token)
 
     _retrying(game, attempt)
     return token
@@ -439,11 +438,3 @@ def _new_id() -> str:
         game_id = secrets.token_urlsafe(17)
         if game_id[0].isalnum():
             return game_id
-
-
-def _new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()

@@ -210,7 +210,7 @@ class TablePlayer(db.Model):
 class DealSeat(db.Model):
     """One seat's part in one deal, copied from the deal's result for statistics in SQL.
 
-    Written whenever a deal is stored, corrected or undone (see ``scorekeeper.records``);
+    Written whenever a deal is stored, corrected or undone (see ``scorekeeper.store.records``);
     never the source of truth, always rebuildable from ``Deal.result``.
     """
 
