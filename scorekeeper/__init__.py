@@ -63,10 +63,12 @@ def register_blueprints(app):
 
 
 def register_error_pages(app):
-    """Answer errors as JSON under /api."""
+    """Answer errors as JSON under /api and with the app's own pages everywhere else."""
     from scorekeeper.api import errors as api_errors
+    from scorekeeper.web import errors
 
     api_errors.init_app(app)
+    errors.init_app(app)
 
 
 def register_page_helpers(app):

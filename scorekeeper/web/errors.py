@@ -1,8 +1,46 @@
-"""Error pages in the app's own look and the page's language."""
+"""Error pages in the app's own look and the page's language, for every address outside /api.
 
-from flask import Blueprint, make_response, render_template
+The API answers its own errors as JSON (``scorekeeper.api.errors``): its blueprints'
+handlers come before these app-wide ones, and its check before any view answers
+unknown addresses and methods under ``/api``, so these pages never reach an API client.
+"""
+
+from flask import Blueprint, Flask, make_response, render_template
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
+
+from scorekeeper.extensions import db
+
+PAGES = {
+    404: (
+        lambda: _("Page not found"),
+        lambda: _("There is nothing at this address. Check it, or go back to your games."),
+    ),
+    405: (
+        lambda: _("Not possible here"),
+        lambda: _("This address cannot be used that way. Go back to the page and try again."),
+    ),
+    413: (
+        lambda: _("Too large"),
+        lambda: _("What was sent is larger than this page accepts."),
+    ),
+    500: (
+        lambda: _("Something went wrong"),
+        lambda: _("The server could not answer this time. Please try again in a moment."),
+    ),
+}
+"""Title and sentence of each error page, by status."""
+
+
+def init_app(app: Flask) -> None:
+    """Answer the common errors with the app's own pages.
+
+    Registered for HTTPException, not per status: Flask tries every status-specific
+    handler before any class handler, so a 404 handler here would beat the API
+    blueprints' JSON handler.
+    """
+    app.register_error_handler(HTTPException, error_page)
 
 
 def register_game_errors(bp: Blueprint) -> None:
@@ -10,6 +48,20 @@ def register_game_errors(bp: Blueprint) -> None:
     bp.register_error_handler(403, game_forbidden)
     bp.register_error_handler(404, game_not_found)
     bp.register_error_handler(CSRFError, stale_form)
+
+
+def error_page(error: HTTPException):
+    """Render the page for an HTTP error (an unexpected exception arrives as a 500)."""
+    status = error.code
+    if status not in PAGES:
+        return error
+    if status == 500:
+        db.session.rollback()
+    title, message = PAGES[status]
+    response = render(title(), message(), status)
+    if isinstance(error, MethodNotAllowed) and error.valid_methods:
+        response.headers["Allow"] = ", ".join(sorted(error.valid_methods))
+    return response
 
 
 def game_forbidden(_error):
