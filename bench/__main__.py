@@ -5,7 +5,7 @@
     .venv/bin/python -m bench --games 1000 --deals 20000   # a quicker run
 
 Every game is generated with the engine (each deal checked by it) and written in bulk,
-``deal_seats`` rows included, exactly as the store's flush hook would write them. Each
+``deal_seats`` rows included, exactly as the store's records module writes them. Each
 page is then fetched through the app several times; the median time and the number of
 SQL statements are printed, next to the statement count for a table of 3 games.
 """
@@ -166,7 +166,7 @@ def _big_table(games: int, least_deals: int, seed: int) -> tuple[CardTable, int]
 
 
 def _write(batch: dict[str, list]) -> None:
-    """Insert one batch with executemany, bypassing the ORM (and so the flush hook)."""
+    """Insert one batch with executemany, bypassing the ORM, the per-seat rows included."""
     session = db.session
     session.execute(insert(Game), batch["games"])
     session.execute(insert(Player), batch["players"])

@@ -37,10 +37,7 @@ def create_app(test_config=None):
 
 def register_extensions(app):
     """Bind the extension objects to this app."""
-    from scorekeeper.store import (
-        models,  # noqa: F401  (models must be known to migrations)
-        records,  # noqa: F401  (keeps the per-seat deal records in step)
-    )
+    from scorekeeper.store import models  # noqa: F401  (models must be known to migrations)
     from scorekeeper.web import i18n
 
     db.init_app(app)

@@ -22,7 +22,7 @@ from sqlalchemy.orm import selectinload
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.store import tokens
+from scorekeeper.store import records, tokens
 from scorekeeper.store.games import cache_state
 from scorekeeper.store.models import CardTable, Change, Deal, Game, Player, TablePlayer
 from scorekeeper.store.tables import iso, name_key, new_table_object
@@ -393,6 +393,8 @@ def _stage(document: Any, keep_ids: bool, table: CardTable | None) -> ImportResu
         for game in result.games:
             for player in game.players:
                 player.table_player_id = regulars[name_key(player.name)].id
+    for game in result.games:
+        records.record_deals(game, game.deals, replace=False)
     return result
 
 
@@ -491,6 +493,7 @@ def _build_game(
             record.get("house_rules"),
         )
     )
+    final = states[-1] if states else engine.new_game(config)
     token = None
     secret = record.get("edit_token_hash") if keep_ids else None
     if secret is None:
@@ -507,7 +510,10 @@ def _build_game(
         version=1,
         created_at=created,
         updated_at=_parse_time(record.get("updated_at"), "") or created,
-        players=[Player(seat=seat, name=name) for seat, name in enumerate(config.players)],
+        players=[
+            Player(seat=seat, name=name, won=seat in final.outcome.winners)
+            for seat, name in enumerate(config.players)
+        ],
         deals=[
             Deal(
                 number=state.last.number,
@@ -530,7 +536,7 @@ def _build_game(
             for c in record.get("changes", [])
         ],
     )
-    cache_state(game, states[-1] if states else engine.new_game(config))
+    cache_state(game, final)
     return game, token
 
 

@@ -22,7 +22,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.store import tokens
+from scorekeeper.store import records, tokens
 from scorekeeper.store.models import Change, Deal, Game, Player, utcnow
 
 T = TypeVar("T")
@@ -222,6 +222,7 @@ def add_deal(game: Game, raw: object, *, device: str | None = None) -> Deal:
         db.session.add(deal)
         if _deals_loaded(game):
             game.deals.append(deal)
+        winners = list(game.winners or ())
         cache_state(game, new_state)
         _log(game, result.number, "add", None, document, device)
         try:
@@ -231,6 +232,8 @@ def add_deal(game: Game, raw: object, *, device: str | None = None) -> Deal:
             if entry.number is not None:
                 raise NumberConflict(expected + 1, entry.number) from error
             raise _Stale from error
+        records.record_deals(game, [deal], replace=False)
+        _record_winners(game, winners)
         return deal
 
     return _retrying(game, attempt)
@@ -258,14 +261,20 @@ def correct_deal(game: Game, number: int, raw: object, *, device: str | None = N
         target = deals[number - 1]
         before = dict(target.result)
         target.entry = dict(entry.raw)
+        rewritten = []
         for deal, result in zip(deals, results, strict=True):
             document = result.to_document()
             if deal.number >= number and (deal is target or deal.result != document):
                 deal.result = document
                 deal.updated_at = now
+                rewritten.append(deal)
         after = dict(target.result)
+        winners = list(game.winners or ())
         cache_state(game, engine.resume(config, results[-1]))
         _log(game, number, "correct", before, after, device)
+        _flush()
+        records.record_deals(game, rewritten)
+        _record_winners(game, winners)
         return target
 
     return _retrying(game, attempt)
@@ -293,8 +302,12 @@ def undo_last_deal(game: Game, number: int, *, device: str | None = None) -> Non
         db.session.delete(last)
         if _deals_loaded(game):
             game.deals.remove(last)
+        winners = list(game.winners or ())
         cache_state(game, engine.resume(config, previous))
         _log(game, number, "undo", before, None, device)
+        _flush()
+        records.forget_deal(game, number)
+        _record_winners(game, winners)
 
     _retrying(game, attempt)
 
@@ -400,6 +413,20 @@ def _label(device: str | None) -> str | None:
     """Return a device label fit to store: printable characters, at most 80."""
     label = "".join(ch for ch in device or "" if ch.isprintable()).strip()[:80]
     return label or None
+
+
+def _record_winners(game: Game, before: list[int]) -> None:
+    """Update the seats' won flags when the change moved the game's winners."""
+    if list(game.winners or ()) != before:
+        records.record_winners(game)
+
+
+def _flush() -> None:
+    """Write the change so far; a constraint refusing it means another request was first."""
+    try:
+        db.session.flush()
+    except IntegrityError as error:
+        raise _Stale from error
 
 
 def _commit() -> None:

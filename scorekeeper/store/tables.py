@@ -18,7 +18,7 @@ from sqlalchemy.orm import selectinload
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.store import games, tokens
+from scorekeeper.store import games, records, tokens
 from scorekeeper.store.models import CardTable, DealSeat, Game, Player, TablePlayer
 
 TABLE_NAME_MAX = 80
@@ -215,6 +215,9 @@ def attach_game(table: CardTable, game: Game) -> None:
             for player in game.players:
                 player.table_player_id = known[name_key(player.name)].id
             game.table_id = table.id
+            if game.deal_count:
+                db.session.flush()
+                records.relink_seats(game)
             db.session.commit()
             return
         except IntegrityError:
