@@ -5,7 +5,7 @@
     .venv/bin/python -m bench --games 1000 --deals 20000   # a quicker run
 
 Every game is generated with the engine (each deal checked by it) and written in bulk,
-``deal_seats`` rows included, exactly as the store's flush hook would write them. Each
+``deal_seats`` rows included, exactly as the store's records module writes them. Each
 page is then fetched through the app several times; the median time and the number of
 SQL statements are printed, next to the statement count for a table of 3 games.
 """
@@ -21,9 +21,10 @@ from pathlib import Path
 from sqlalchemy import event, insert, text
 
 from bench.generate import random_game
-from scorekeeper import create_app, exchange, history, records, store
+from scorekeeper import create_app
 from scorekeeper.extensions import db
-from scorekeeper.models import CardTable, Deal, DealSeat, Game, Player
+from scorekeeper.store import exchange, games, records, tables
+from scorekeeper.store.models import CardTable, Deal, DealSeat, Game, Player
 
 REGULARS = [
     "Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lou",
@@ -70,20 +71,20 @@ def _kind(url: str) -> str:
 
 def _small_table() -> CardTable:
     """Return a table of 3 games, stored through the store like any played game."""
-    table, _ = history.create_table("Small", REGULARS[:5])
+    table, _ = tables.create_table("Small", REGULARS[:5])
     rng = random.Random(1)
     for _ in range(3):
         generated = random_game(rng, players=REGULARS[:5])
-        game, _ = history.start_game(table, **generated.setup)
+        game, _ = tables.start_game(table, **generated.setup)
         for entry in generated.entries:
-            store.add_deal(game, entry)
+            games.add_deal(game, entry)
     return table
 
 
 def _big_table(games: int, least_deals: int, seed: int) -> tuple[CardTable, int]:
     """Write a season of random games at one table in bulk; return it and the deal count."""
     rng = random.Random(seed)
-    table, _ = history.create_table("Season", REGULARS)
+    table, _ = tables.create_table("Season", REGULARS)
     db.session.flush()
     ids = {p.name: p.id for p in table.players}
     table_id = table.id
@@ -161,11 +162,11 @@ def _big_table(games: int, least_deals: int, seed: int) -> tuple[CardTable, int]
             batch = {"games": [], "players": [], "deals": [], "seats": []}
     db.session.execute(text("ANALYZE"))  # fresh planner statistics, as a live database has
     db.session.commit()
-    return history.get_table(table_id), total
+    return tables.get_table(table_id), total
 
 
 def _write(batch: dict[str, list]) -> None:
-    """Insert one batch with executemany, bypassing the ORM (and so the flush hook)."""
+    """Insert one batch with executemany, bypassing the ORM, the per-seat rows included."""
     session = db.session
     session.execute(insert(Game), batch["games"])
     session.execute(insert(Player), batch["players"])
@@ -213,7 +214,7 @@ def _measure(app, small: CardTable, big: CardTable, runs: int) -> list[str]:
     finally:
         event.remove(engine, "before_cursor_execute", count)
     with app.test_request_context():
-        table = history.get_table(big.id)
+        table = tables.get_table(big.id)
         began = time.perf_counter()
         size = len(exchange.dumps(exchange.export_table(table)))
         took = time.perf_counter() - began

@@ -1,4 +1,4 @@
-"""`flask --app scorekeeper export` and `import`: back up and restore tables and games."""
+"""`flask --app scorekeeper export`, `import` and `rebuild-records`: back up, restore, repair."""
 
 import sys
 from pathlib import Path
@@ -7,13 +7,14 @@ import click
 from flask import Flask
 from flask.cli import with_appcontext
 
-from scorekeeper import exchange, history, store
+from scorekeeper.store import exchange, games, records, tables
 
 
 def init_app(app: Flask) -> None:
     """Register the commands on the app's `flask` command line."""
     app.cli.add_command(export_command)
     app.cli.add_command(import_command)
+    app.cli.add_command(rebuild_records_command)
 
 
 @click.command("export")
@@ -50,7 +51,7 @@ def export_command(table_id, game_id, everything, output, as_csv, with_secrets):
         click.echo(f"Exported {len(document['documents'])} documents, {count} games.", err=True)
         return
     if table_id:
-        table = history.get_table(table_id)
+        table = tables.get_table(table_id)
         if table is None:
             raise click.ClickException(f"There is no table {table_id}.")
         if as_csv:
@@ -58,7 +59,7 @@ def export_command(table_id, game_id, everything, output, as_csv, with_secrets):
         else:
             text = exchange.dumps(exchange.export_table(table, include_secrets=with_secrets))
     else:
-        game = store.get_game(game_id, deals=False)
+        game = games.get_game(game_id, deals=False)
         if game is None:
             raise click.ClickException(f"There is no game {game_id}.")
         if as_csv:
@@ -81,7 +82,7 @@ def import_command(source, copy, table_id):
     """Import an export file, after checking every deal with the rules; all or nothing."""
     table = None
     if table_id:
-        table = history.get_table(table_id)
+        table = tables.get_table(table_id)
         if table is None:
             raise click.ClickException(f"There is no table {table_id}.")
     document = exchange.load(source.read())
@@ -99,6 +100,14 @@ def import_command(source, copy, table_id):
         click.echo(f"Imported {len(result.games)} games.")
         for game_id, token in result.game_tokens.items():
             click.echo(f"  game {game_id} edit token: {token}")
+
+
+@click.command("rebuild-records")
+@with_appcontext
+def rebuild_records_command():
+    """Write every per-seat deal record and won flag again from the stored deals."""
+    rows = records.rebuild()
+    click.echo(f"Rebuilt {rows} per-seat deal records.")
 
 
 def _write(text: str, output: Path | None) -> None:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Change, Deal, Game, Player
+from scorekeeper.store.models import Change, Deal, Game, Player
 from tests.conftest import EXAMPLE_DEAL
 
 BACKENDS = ("sqlite", "postgresql")

@@ -2,7 +2,7 @@
 
 import xml.etree.ElementTree as ET
 
-from scorekeeper.charts import score_chart
+from scorekeeper.web.charts import score_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed"]

@@ -8,9 +8,9 @@ import json
 import pytest
 from sqlalchemy import func, select
 
-from scorekeeper import exchange, history
 from scorekeeper.extensions import db
-from scorekeeper.models import CardTable, DealSeat, Game
+from scorekeeper.store import exchange, tables
+from scorekeeper.store.models import CardTable, DealSeat, Game
 from tests.conftest import BOTH, empty_tables
 from tests.tables_support import (
     MADE_WITH_PARTNER,
@@ -57,7 +57,7 @@ def without_ids(document):
 
 def export(app, table_id):
     with app.app_context():
-        return exchange.export_table(history.get_table(table_id))
+        return exchange.export_table(tables.get_table(table_id))
 
 
 def test_export_then_import_as_copy_gives_back_the_same_games(app, client):
@@ -82,7 +82,7 @@ def test_export_then_import_as_copy_gives_back_the_same_games(app, client):
 def test_restore_keeps_ids_and_edit_links(app, client, database):
     table = corrected_table(client)
     with app.app_context():
-        backup = exchange.export_table(history.get_table(table["id"]), include_secrets=True)
+        backup = exchange.export_table(tables.get_table(table["id"]), include_secrets=True)
         db.session.remove()
     # Everything is lost, as with a dead disk; then the backup is restored.
     empty_tables(database)
@@ -90,7 +90,7 @@ def test_restore_keeps_ids_and_edit_links(app, client, database):
         result = exchange.import_document(backup, keep_ids=True)
         assert result.table.id == table["id"]
         assert result.table_token is None and result.game_tokens == {}
-        restored = exchange.export_table(history.get_table(table["id"]), include_secrets=True)
+        restored = exchange.export_table(tables.get_table(table["id"]), include_secrets=True)
     restored.pop("exported_at"), backup.pop("exported_at")
     assert restored == backup
     game = start_game(client, table)  # the table's old edit token still works

@@ -5,7 +5,8 @@ import stat
 import pytest
 from flask import Flask
 
-from scorekeeper import MAX_BODY_BYTES, create_app
+from scorekeeper import create_app
+from scorekeeper.config import MAX_BODY_BYTES
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from scorekeeper import i18n
+from scorekeeper.web import i18n
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = sorted(code for code in i18n.LANGUAGES if code != i18n.DEFAULT)

@@ -12,9 +12,9 @@ from flask_migrate import downgrade, upgrade
 from sqlalchemy import create_engine, inspect, make_url
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper import store
 from scorekeeper.extensions import db
-from scorekeeper.models import Deal, Player
+from scorekeeper.store import games
+from scorekeeper.store.models import Deal, Player
 from tests.conftest import make_app
 
 BACKENDS = ("sqlite", "postgresql")
@@ -67,7 +67,7 @@ def tables(url):
 @pytest.fixture
 def game(app):
     with app.app_context():
-        game, _ = store.create_game(ruleset="five-handed-schmier", players=FIVE, first_dealer=0)
+        game, _ = games.create_game(ruleset="five-handed-schmier", players=FIVE, first_dealer=0)
         yield game
         db.session.rollback()
         db.session.remove()

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from scorekeeper.security import HTMX_CDN_URL, HTMX_FILE, HTMX_INTEGRITY
+from scorekeeper.web.security import HTMX_CDN_URL, HTMX_FILE, HTMX_INTEGRITY
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed"]
 ANN, BOB, CY, DI, ED = range(5)
@@ -309,7 +309,7 @@ def test_home_lists_the_games_this_device_opened_newest_first(client):
 
 
 def test_rule_problems_without_a_control_of_their_own_show_at_the_top(app):
-    from scorekeeper.forms import DealForm
+    from scorekeeper.web.forms import DealForm
 
     with app.test_request_context():
         form = DealForm(formdata=None)

@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from scorekeeper import create_app, sharing, store
+from scorekeeper import create_app
 from scorekeeper.extensions import db
-from scorekeeper.security import HTMX_CDN_URL, HTMX_FILE
+from scorekeeper.store import tokens
+from scorekeeper.web import links
+from scorekeeper.web.security import HTMX_CDN_URL, HTMX_FILE
 from tests.conftest import DEAL, DEAL_FORM
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
@@ -31,7 +33,7 @@ def csrf(page_html):
 @pytest.fixture(autouse=True)
 def no_lan(monkeypatch):
     """Keep the test client's localhost in links."""
-    monkeypatch.setattr(sharing, "lan_address", lambda: None)
+    monkeypatch.setattr(links, "lan_address", lambda: None)
 
 
 @pytest.fixture
@@ -142,13 +144,13 @@ def test_edit_tokens_are_stored_hashed_only(app, game):
 
 def test_tokens_are_compared_in_constant_time(app, game, monkeypatch):
     calls = []
-    real = store.hmac.compare_digest
+    real = tokens.hmac.compare_digest
 
     def spy(a, b):
         calls.append((a, b))
         return real(a, b)
 
-    monkeypatch.setattr(store.hmac, "compare_digest", spy)
+    monkeypatch.setattr(tokens.hmac, "compare_digest", spy)
     app.test_client().get(f"/games/{game['id']}/edit/{game['edit_token']}")
     app.test_client().get(f"/games/{game['id']}/edit/wrong")
     assert len(calls) == 2

@@ -8,8 +8,8 @@ import pytest
 from flask import template_rendered
 from sqlalchemy import event
 
-from scorekeeper import devices, sharing
 from scorekeeper.extensions import db
+from scorekeeper.web import changes, devices, links
 from tests.conftest import DEAL, DEAL_FORM
 
 ANDROID_CHROME = (
@@ -57,7 +57,7 @@ def join(client, game):
 @pytest.fixture(autouse=True)
 def no_lan(monkeypatch):
     """Keep the test client's localhost in links (a real server shares its LAN address)."""
-    monkeypatch.setattr(sharing, "lan_address", lambda: None)
+    monkeypatch.setattr(links, "lan_address", lambda: None)
 
 
 @pytest.fixture
@@ -125,7 +125,7 @@ def test_editor_page_shows_both_links_with_qr_codes_and_is_not_cached(editor, ga
 
 
 def test_qr_code_is_large_dark_on_white_svg():
-    svg = sharing.qr_svg("http://192.168.1.20:5000/games/abc/edit/" + "x" * 43, "QR <code>")
+    svg = links.qr_svg("http://192.168.1.20:5000/games/abc/edit/" + "x" * 43, "QR <code>")
     width = int(re.search(r'width="(\d+)"', svg).group(1))
     assert 250 <= width <= 320
     assert 'viewBox="0 0 ' in svg
@@ -153,7 +153,7 @@ def test_share_links_on_a_network_address_need_no_note(viewer, game):
 
 
 def test_share_links_from_the_server_itself_use_its_lan_address(viewer, game, monkeypatch):
-    monkeypatch.setattr(sharing, "lan_address", lambda: "192.168.1.20")
+    monkeypatch.setattr(links, "lan_address", lambda: "192.168.1.20")
     body = page(viewer, game["id"], base_url="http://127.0.0.1:5000")
     assert f"http://192.168.1.20:5000/games/{game['id']}" in body
     assert "the links use its network address" in body
@@ -377,8 +377,8 @@ def test_web_label_is_short_and_shown_with_a_shortened_id(app):
     assert label == "web:AbCdEfGhIjk · Chrome on Android"
     assert len(devices.web_label("x" * 100, ANDROID_CHROME)) == devices.MAX_LENGTH
     with app.test_request_context():
-        assert sharing.device_name(label) == "Chrome on Android #AbCd"
-        assert sharing.device_name("web:AbCdEf") == "Browser #AbCd"
-        assert sharing.device_name("api") == "API client"
-        assert sharing.device_name("bot") == "API: bot"
-        assert sharing.device_name(None) == "unknown device"
+        assert changes.device_name(label) == "Chrome on Android #AbCd"
+        assert changes.device_name("web:AbCdEf") == "Browser #AbCd"
+        assert changes.device_name("api") == "API client"
+        assert changes.device_name("bot") == "API: bot"
+        assert changes.device_name(None) == "unknown device"

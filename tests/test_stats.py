@@ -3,7 +3,7 @@
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import DealSeat
+from scorekeeper.store.models import DealSeat
 from tests.conftest import BOTH
 from tests.tables_support import (
     MADE_WITH_PARTNER,

@@ -5,9 +5,10 @@ from contextlib import contextmanager
 import pytest
 from sqlalchemy import event, func, select
 
-from scorekeeper import engine, store
+from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.models import Change, Deal, Game
+from scorekeeper.store import games
+from scorekeeper.store.models import Change, Deal, Game
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -45,10 +46,10 @@ def statements():
 
 def long_game(deals):
     """Store a game of `deals` deals in one go (the engine computes them); return id, token."""
-    game, token = store.create_game(
+    game, token = games.create_game(
         ruleset="five-handed-schmier", players=FIVE, first_dealer=0, target=999
     )
-    config = store.game_config(game)
+    config = games.game_config(game)
     entries = [engine.parse_entry(config, nth_entry(n)) for n in range(1, deals + 1)]
     states = engine.replay(config, entries)
     db.session.add_all(
@@ -68,11 +69,11 @@ def ctx(app):
 
 
 def test_create_game_stores_the_setup_and_a_hash_of_the_token(ctx):
-    game, token = store.create_game(
+    game, token = games.create_game(
         ruleset="five-handed-schmier", players=[" Ann", *FIVE[1:]], first_dealer=3
     )
     db.session.expire_all()
-    stored = store.get_game(game.id)
+    stored = games.get_game(game.id)
     assert [p.name for p in stored.players] == FIVE
     assert [p.seat for p in stored.players] == list(range(5))
     assert stored.first_dealer == 3
@@ -85,15 +86,15 @@ def test_create_game_stores_the_setup_and_a_hash_of_the_token(ctx):
     assert token not in stored.edit_token_hash
     assert len(stored.edit_token_hash) == 64
     assert (stored.status, stored.next_dealer, stored.scores) == ("in_progress", 3, [0] * 5)
-    assert store.check_edit_token(stored, token)
-    assert not store.check_edit_token(stored, token + "x")
-    assert not store.check_edit_token(stored, "")
-    assert not store.check_edit_token(stored, None)
+    assert games.check_edit_token(stored, token)
+    assert not games.check_edit_token(stored, token + "x")
+    assert not games.check_edit_token(stored, "")
+    assert not games.check_edit_token(stored, None)
 
 
 def test_create_game_draws_the_first_dealer_when_not_given(ctx):
     dealers = {
-        store.create_game(ruleset="five-handed-schmier", players=FIVE)[0].first_dealer
+        games.create_game(ruleset="five-handed-schmier", players=FIVE)[0].first_dealer
         for _ in range(30)
     }
     assert dealers <= set(range(5))
@@ -102,36 +103,36 @@ def test_create_game_draws_the_first_dealer_when_not_given(ctx):
 
 def test_create_game_refusal_stores_nothing(ctx):
     with pytest.raises(engine.RuleViolation):
-        store.create_game(ruleset="five-handed-schmier", players=FIVE[:3])
+        games.create_game(ruleset="five-handed-schmier", players=FIVE[:3])
     assert db.session.scalar(select(func.count()).select_from(Game)) == 0
 
 
 def test_game_ids_and_tokens_are_unguessable(ctx):
-    game, token = store.create_game(ruleset="five-handed-schmier", players=FIVE)
-    other, other_token = store.create_game(ruleset="five-handed-schmier", players=FIVE)
+    game, token = games.create_game(ruleset="five-handed-schmier", players=FIVE)
+    other, other_token = games.create_game(ruleset="five-handed-schmier", players=FIVE)
     assert len(game.id) >= 22 and game.id != other.id
     assert len(token) >= 43 and token != other_token
 
 
 def test_rotate_edit_token_retires_the_old_one(ctx):
-    game, old = store.create_game(ruleset="five-handed-schmier", players=FIVE)
+    game, old = games.create_game(ruleset="five-handed-schmier", players=FIVE)
     version = game.version
-    new = store.rotate_edit_token(game)
-    assert store.check_edit_token(game, new)
-    assert not store.check_edit_token(game, old)
+    new = games.rotate_edit_token(game)
+    assert games.check_edit_token(game, new)
+    assert not games.check_edit_token(game, old)
     assert game.version == version + 1
 
 
 def test_every_change_moves_the_version_on_and_is_logged(ctx):
-    game, _ = store.create_game(ruleset="five-handed-schmier", players=FIVE, first_dealer=0)
+    game, _ = games.create_game(ruleset="five-handed-schmier", players=FIVE, first_dealer=0)
     versions = [game.version]
-    store.add_deal(game, sweep(1, 2), device="Ann's phone")
+    games.add_deal(game, sweep(1, 2), device="Ann's phone")
     versions.append(game.version)
-    store.add_deal(game, sweep(2, 3))
+    games.add_deal(game, sweep(2, 3))
     versions.append(game.version)
-    store.correct_deal(game, 1, sweep(1, 4), device="Bob's phone")
+    games.correct_deal(game, 1, sweep(1, 4), device="Bob's phone")
     versions.append(game.version)
-    store.undo_last_deal(game, 2)
+    games.undo_last_deal(game, 2)
     versions.append(game.version)
     assert versions == sorted(set(versions))
 
@@ -151,64 +152,64 @@ def test_every_change_moves_the_version_on_and_is_logged(ctx):
 
 
 def test_add_deal_stores_the_entry_as_sent_and_the_engines_result(ctx):
-    game, _ = store.create_game(ruleset="five-handed-schmier", players=FIVE, first_dealer=4)
-    deal = store.add_deal(game, {"number": 1, "auction": None, **sweep(0, 1)})
+    game, _ = games.create_game(ruleset="five-handed-schmier", players=FIVE, first_dealer=4)
+    deal = games.add_deal(game, {"number": 1, "auction": None, **sweep(0, 1)})
     db.session.expire_all()
     stored = db.session.scalars(select(Deal)).one()
     assert stored.entry == sweep(0, 1)  # nulls and number dropped
     assert stored.result == deal.result
     assert stored.result["dealer"] == 4
-    state = store.game_state(store.get_game(game.id))
+    state = games.game_state(games.get_game(game.id))
     assert state.deal_count == 1
     assert state.scores == (6, 6, 0, 0, 0)
     assert state.next_dealer == 0
 
 
 def test_refused_changes_leave_the_game_as_it_was(ctx):
-    game, _ = store.create_game(ruleset="five-handed-schmier", players=FIVE, first_dealer=0)
-    store.add_deal(game, sweep(0, 1))
-    before = store.game_document(store.get_game(game.id))
+    game, _ = games.create_game(ruleset="five-handed-schmier", players=FIVE, first_dealer=0)
+    games.add_deal(game, sweep(0, 1))
+    before = games.game_document(games.get_game(game.id))
     refusals = [
-        (store.NumberConflict, lambda: store.add_deal(game, {"number": 1, **sweep(0, 1)})),
-        (engine.WrongType, lambda: store.add_deal(game, {"bid": "3"})),
-        (engine.RuleViolation, lambda: store.add_deal(game, sweep(1, 1))),
-        (engine.RuleViolation, lambda: store.correct_deal(game, 1, sweep(1, 1))),
-        (store.NumberConflict, lambda: store.correct_deal(game, 1, {"number": 2, **sweep(1, 2)})),
-        (store.NoSuchDeal, lambda: store.correct_deal(game, 2, sweep(1, 2))),
-        (store.NoSuchDeal, lambda: store.undo_last_deal(game, 2)),
+        (games.NumberConflict, lambda: games.add_deal(game, {"number": 1, **sweep(0, 1)})),
+        (engine.WrongType, lambda: games.add_deal(game, {"bid": "3"})),
+        (engine.RuleViolation, lambda: games.add_deal(game, sweep(1, 1))),
+        (engine.RuleViolation, lambda: games.correct_deal(game, 1, sweep(1, 1))),
+        (games.NumberConflict, lambda: games.correct_deal(game, 1, {"number": 2, **sweep(1, 2)})),
+        (games.NoSuchDeal, lambda: games.correct_deal(game, 2, sweep(1, 2))),
+        (games.NoSuchDeal, lambda: games.undo_last_deal(game, 2)),
     ]
     for error, refused in refusals:
         with pytest.raises(error):
             refused()
         db.session.expire_all()
-        assert store.game_document(store.get_game(game.id)) == before
+        assert games.game_document(games.get_game(game.id)) == before
     assert db.session.scalar(select(func.count()).select_from(Change)) == 1
 
 
 def test_undo_refuses_a_deal_that_is_not_the_last(ctx):
-    game, _ = store.create_game(ruleset="five-handed-schmier", players=FIVE, first_dealer=0)
-    store.add_deal(game, sweep(0, 1))
-    store.add_deal(game, sweep(1, 2))
-    with pytest.raises(store.NotLastDeal):
-        store.undo_last_deal(game, 1)
+    game, _ = games.create_game(ruleset="five-handed-schmier", players=FIVE, first_dealer=0)
+    games.add_deal(game, sweep(0, 1))
+    games.add_deal(game, sweep(1, 2))
+    with pytest.raises(games.NotLastDeal):
+        games.undo_last_deal(game, 1)
 
 
 def test_cached_columns_follow_the_engine(ctx):
-    game, _ = store.create_game(ruleset="five-handed-schmier", players=FIVE, first_dealer=0)
+    game, _ = games.create_game(ruleset="five-handed-schmier", players=FIVE, first_dealer=0)
     for _ in range(4):
-        store.add_deal(game, sweep(0, 1, bid=6))
+        games.add_deal(game, sweep(0, 1, bid=6))
     db.session.expire_all()
-    stored = store.get_game(game.id)
-    state = store.game_state(stored)
+    stored = games.get_game(game.id)
+    state = games.game_state(stored)
     assert stored.status == state.outcome.status == "won"
     assert stored.winners == [0]
     assert stored.decided_by == "bidder"
     assert stored.scores == [24, 24, 0, 0, 0]
     assert stored.next_dealer == state.next_dealer == 4
     assert stored.deal_count == 4
-    store.undo_last_deal(stored, 4)
+    games.undo_last_deal(stored, 4)
     db.session.expire_all()
-    stored = store.get_game(game.id)
+    stored = games.get_game(game.id)
     assert (stored.status, stored.winners, stored.decided_by) == ("in_progress", [], None)
     assert (stored.scores, stored.deal_count, stored.next_dealer) == ([18, 18, 0, 0, 0], 3, 3)
 
@@ -243,7 +244,7 @@ def test_posting_deal_300_costs_what_posting_deal_10_costs(ctx):
         assert response.get_json()["number"] == deals + 1
         counts.append(len(seen))
         with statements() as seen:
-            store.add_deal(store.get_game(game_id, deals=False), nth_entry(deals + 2))
+            games.add_deal(games.get_game(game_id, deals=False), nth_entry(deals + 2))
         loaded.append(sum(isinstance(o, Deal) for o in db.session.identity_map.values()))
         db.session.remove()
     assert counts[0] == counts[1]
@@ -253,26 +254,26 @@ def test_posting_deal_300_costs_what_posting_deal_10_costs(ctx):
 def test_game_state_resumes_from_the_last_deal_without_replay(ctx, monkeypatch):
     game_id, _ = long_game(30)
     db.session.remove()
-    game = store.get_game(game_id)
+    game = games.get_game(game_id)
 
     def no_replay(*args, **kwargs):
         raise AssertionError("game_state must not replay the game")
 
     monkeypatch.setattr(engine, "apply_deal", no_replay)
     monkeypatch.setattr(engine, "replay", no_replay)
-    state = store.game_state(game)
+    state = games.game_state(game)
     assert state.deal_count == 30
     assert list(state.scores) == game.deals[-1].result["scores"]
 
 
 def test_unique_number_backs_up_the_version_check(ctx, monkeypatch):
     """Two writers that both claim the game cannot both store deal 2."""
-    game, _ = store.create_game(ruleset="five-handed-schmier", players=FIVE, first_dealer=0)
-    first = store.add_deal(game, sweep(0, 1))
+    game, _ = games.create_game(ruleset="five-handed-schmier", players=FIVE, first_dealer=0)
+    first = games.add_deal(game, sweep(0, 1))
     # A deal 2 appears behind the store's back (as if the version check were bypassed).
     result = {**first.result, "number": 2}
     db.session.add(Deal(game_id=game.id, number=2, entry=first.entry, result=result))
     db.session.commit()
-    with pytest.raises(store.NumberConflict):
-        store.add_deal(game, {"number": 2, **sweep(1, 2)})
+    with pytest.raises(games.NumberConflict):
+        games.add_deal(game, {"number": 2, **sweep(1, 2)})
     assert db.session.scalar(select(func.count()).select_from(Deal)) == 2

@@ -2,9 +2,9 @@
 
 import pytest
 
-from scorekeeper import history, store
 from scorekeeper.extensions import db
-from scorekeeper.models import TablePlayer
+from scorekeeper.store import games, tables
+from scorekeeper.store.models import TablePlayer
 from tests.conftest import BOTH
 from tests.tables_support import (
     MADE_WITH_PARTNER,
@@ -177,8 +177,8 @@ def test_times_are_given_in_utc_on_every_database(client):
 def test_two_games_adding_the_same_new_name_at_once_share_one_regular(app, client):
     table = create_table(client)
     with app.app_context():
-        row = history.get_table(table["id"])
-        game, _ = store.create_game(
+        row = tables.get_table(table["id"])
+        game, _ = games.create_game(
             ruleset="five-handed-schmier", players=["New", "B", "C", "D", "E"], first_dealer=0
         )
         # Another request adds "new" between this one's read and its write.
@@ -186,7 +186,7 @@ def test_two_games_adding_the_same_new_name_at_once_share_one_regular(app, clien
             connection.execute(
                 TablePlayer.__table__.insert().values(table_id=table["id"], name="new", key="new")
             )
-        history.attach_game(row, game)
+        tables.attach_game(row, game)
     players = client.get(f"/api/v1/tables/{table['id']}").get_json()["players"]
     assert [p["name"] for p in players if p["name"].casefold() == "new"] == ["new"]
     assert next(p for p in players if p["name"] == "new")["games"] == 1

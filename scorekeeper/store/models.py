@@ -210,8 +210,9 @@ class TablePlayer(db.Model):
 class DealSeat(db.Model):
     """One seat's part in one deal, copied from the deal's result for statistics in SQL.
 
-    Written whenever a deal is stored, corrected or undone (see ``scorekeeper.records``);
-    never the source of truth, always rebuildable from ``Deal.result``.
+    Written by the services whenever a deal is stored, corrected or undone, and by the
+    importer (see ``scorekeeper.store.records``); never the source of truth, always
+    rebuildable from ``Deal.result`` (``flask rebuild-records``).
     """
 
     __tablename__ = "deal_seats"

@@ -10,8 +10,6 @@ unique ``(game_id, number)`` constraint is the last line of defence.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
 import secrets
 from collections.abc import Callable, Mapping
@@ -24,10 +22,13 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.models import Change, Deal, Game, Player, utcnow
+from scorekeeper.store import records, tokens
+from scorekeeper.store.models import Change, Deal, Game, Player, utcnow
 
 T = TypeVar("T")
 
+SETTINGS = ("ruleset", "players", "first_dealer", "target", "house_rules")
+"""The settings a game is created with: `create_game`'s keyword arguments."""
 # How often a change is retried after another request changed the same game first.
 ATTEMPTS = 20
 # Game ids are URL-safe base64 (see _new_id); anything else names no game.
@@ -178,14 +179,14 @@ def create_game(
     if not all(_storable(name) for name in config.players):
         # PostgreSQL cannot store NUL, and no database stores half a surrogate pair.
         raise engine.RuleViolation({"players": ("A name must be plain text, without NUL.",)})
-    token = _new_token()
+    token = tokens.new_token()
     game = Game(
         id=_new_id(),
         ruleset=config.ruleset.id,
         target=config.target,
         first_dealer=config.first_dealer,
         house_rules=dict(config.house_rules),
-        edit_token_hash=hash_token(token),
+        edit_token_hash=tokens.hash_token(token),
         version=1,
         players=[Player(seat=seat, name=name) for seat, name in enumerate(config.players)],
         deals=[],
@@ -221,6 +222,7 @@ def add_deal(game: Game, raw: object, *, device: str | None = None) -> Deal:
         db.session.add(deal)
         if _deals_loaded(game):
             game.deals.append(deal)
+        winners = list(game.winners or ())
         cache_state(game, new_state)
         _log(game, result.number, "add", None, document, device)
         try:
@@ -230,6 +232,8 @@ def add_deal(game: Game, raw: object, *, device: str | None = None) -> Deal:
             if entry.number is not None:
                 raise NumberConflict(expected + 1, entry.number) from error
             raise _Stale from error
+        records.record_deals(game, [deal], replace=False)
+        _record_winners(game, winners)
         return deal
 
     return _retrying(game, attempt)
@@ -257,14 +261,20 @@ def correct_deal(game: Game, number: int, raw: object, *, device: str | None = N
         target = deals[number - 1]
         before = dict(target.result)
         target.entry = dict(entry.raw)
+        rewritten = []
         for deal, result in zip(deals, results, strict=True):
             document = result.to_document()
             if deal.number >= number and (deal is target or deal.result != document):
                 deal.result = document
                 deal.updated_at = now
+                rewritten.append(deal)
         after = dict(target.result)
+        winners = list(game.winners or ())
         cache_state(game, engine.resume(config, results[-1]))
         _log(game, number, "correct", before, after, device)
+        _flush()
+        records.record_deals(game, rewritten)
+        _record_winners(game, winners)
         return target
 
     return _retrying(game, attempt)
@@ -292,26 +302,28 @@ def undo_last_deal(game: Game, number: int, *, device: str | None = None) -> Non
         db.session.delete(last)
         if _deals_loaded(game):
             game.deals.remove(last)
+        winners = list(game.winners or ())
         cache_state(game, engine.resume(config, previous))
         _log(game, number, "undo", before, None, device)
+        _flush()
+        records.forget_deal(game, number)
+        _record_winners(game, winners)
 
     _retrying(game, attempt)
 
 
 def check_edit_token(game: Game, token: str | None) -> bool:
     """Return whether the token is this game's edit token (compared in constant time)."""
-    if not token:
-        return False
-    return hmac.compare_digest(hash_token(token), game.edit_token_hash)
+    return tokens.check_token(game.edit_token_hash, token)
 
 
 def rotate_edit_token(game: Game) -> str:
     """Give the game a new edit token (the old one stops working) and return it."""
-    token = _new_token()
+    token = tokens.new_token()
 
     def attempt(game: Game) -> None:
         _claim(game)
-        game.edit_token_hash = hash_token(token)
+        game.edit_token_hash = tokens.hash_token(token)
 
     _retrying(game, attempt)
     return token
@@ -403,6 +415,20 @@ def _label(device: str | None) -> str | None:
     return label or None
 
 
+def _record_winners(game: Game, before: list[int]) -> None:
+    """Update the seats' won flags when the change moved the game's winners."""
+    if list(game.winners or ()) != before:
+        records.record_winners(game)
+
+
+def _flush() -> None:
+    """Write the change so far; a constraint refusing it means another request was first."""
+    try:
+        db.session.flush()
+    except IntegrityError as error:
+        raise _Stale from error
+
+
 def _commit() -> None:
     try:
         db.session.commit()
@@ -439,11 +465,3 @@ def _new_id() -> str:
         game_id = secrets.token_urlsafe(17)
         if game_id[0].isalnum():
             return game_id
-
-
-def _new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()

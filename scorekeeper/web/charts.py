@@ -3,6 +3,7 @@
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from flask import Flask
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup, escape
@@ -185,3 +186,14 @@ def _spread(ys: Sequence[float], gap: float, low: float, high: float) -> list[fl
         for i in order:
             placed[i] -= overflow
     return placed
+
+
+def init_app(app: Flask) -> None:
+    """Let any page that includes ``games/_chart.html`` draw a game's chart."""
+    app.add_template_global(game_score_chart, "game_score_chart")
+
+
+def game_score_chart(game: Mapping[str, Any]) -> Markup:
+    """Return the score chart SVG of a game document (for any page including _chart.html)."""
+    names = [p["name"] for p in game["players"]]
+    return score_chart(names, game["deals"], game["target"])

@@ -2,9 +2,18 @@
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import FieldList, HiddenField, IntegerField, RadioField, StringField
+from flask_wtf.file import FileField, FileRequired
+from wtforms import (
+    FieldList,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, Optional
+from wtforms.validators import InputRequired, Length, Optional
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
 BIDS = ("3", "4", "5", "6")
@@ -281,3 +290,26 @@ class ThrownInForm(_RuleErrors, FlaskForm):
 
 class ConfirmForm(_RuleErrors, FlaskForm):
     """A button-only action (undo) that still carries the CSRF token without JavaScript."""
+
+
+class TableForm(_RuleErrors, FlaskForm):
+    """Name a new table and, if wished, its regulars."""
+
+    name = StringField(_l("Table name"), validators=[InputRequired(), Length(max=80)])
+    regulars = TextAreaField(_l("Regular players (optional, one per line)"))
+
+
+class ImportForm(_RuleErrors, FlaskForm):
+    """Upload an export file; a name for the new table when the file holds none."""
+
+    file = FileField(_l("Export file (.json)"), validators=[FileRequired()])
+    name = StringField(
+        _l("Table name, if the file has none"), validators=[Optional(), Length(max=80)]
+    )
+
+
+class MergeForm(FlaskForm):
+    """Choose two spellings of one person: the first is folded into the second."""
+
+    source = SelectField(_l("Merge this name"), coerce=int)
+    target = SelectField(_l("into this name"), coerce=int)

@@ -1,24 +1,30 @@
-"""The JSON API, version 1: games, deals and rulesets (see docs/api.md)."""
+"""The API's one error shape, its JSON answers, and the checks that answer with them.
+
+Every error is ``{"error": {"code", "message", "fields"}}`` and changes nothing: each
+handler rolls the session back. ``register_handlers`` attaches the handlers to an API
+blueprint; ``init_app`` adds the checks that come before any view (body size, unknown
+address or method), which must run app-wide because an unknown address has no blueprint.
+"""
 
 from __future__ import annotations
 
 import json
-import re
+from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, current_app, request, url_for
+from flask import Blueprint, Flask, current_app, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
-from scorekeeper import engine, store
+from scorekeeper import engine
 from scorekeeper.extensions import db
+from scorekeeper.store import games
 
-bp = Blueprint("api", __name__, url_prefix="/api/v1")
+PREFIX = "/api"
+"""Every address under this answers in the API's shape, errors included."""
 
-GAME_FIELDS = ("ruleset", "players", "first_dealer", "target", "house_rules")
 # A too-large body is read and thrown away up to this much, so the client sees the 413
 # instead of a connection reset; beyond it the connection is simply closed.
 DRAIN_LIMIT = 1024 * 1024
-DEAL_NUMBER = re.compile(r"[0-9]{1,9}")
 
 HTTP_CODES = {
     400: "bad_request",
@@ -71,21 +77,26 @@ def json_response(document: Any, status: int = 200, headers: dict[str, str] | No
     return response
 
 
+def is_api_path(path: str) -> bool:
+    """Return whether an address belongs to the API (and so answers errors as JSON)."""
+    return path == PREFIX or path.startswith(PREFIX + "/")
+
+
 # ---------------------------------------------------------------- checks before the views
 
 
-def _is_api(path: str) -> bool:
-    return path == bp.url_prefix or path.startswith(bp.url_prefix + "/")
+def init_app(app: Flask) -> None:
+    """Answer the API's checks that come before any view, for every API address."""
+    app.before_request(_check_size_and_route)
 
 
-@bp.before_app_request
 def _check_size_and_route():
     """Answer the checks that come before any view: body size (413), unknown URL or method.
 
     Registered app-wide because a request whose URL matches no route has no blueprint,
     and the body limit comes first in the API's order of checks.
     """
-    if not _is_api(request.path):
+    if not is_api_path(request.path):
         return None
     try:
         data = request.get_data(cache=True)
@@ -139,14 +150,24 @@ def _not_found(message: str):
 # ---------------------------------------------------------------- error answers
 
 
-@bp.errorhandler(ApiError)
+def register_handlers(bp: Blueprint) -> None:
+    """Answer every error of this blueprint's views in the API's shape."""
+    bp.register_error_handler(ApiError, api_error)
+    bp.register_error_handler(engine.RuleViolation, rule_violation)
+    bp.register_error_handler(games.NumberConflict, number_conflict)
+    bp.register_error_handler(games.NotLastDeal, not_last_deal)
+    bp.register_error_handler(games.NoSuchDeal, no_such_deal)
+    bp.register_error_handler(HTTPException, http_error)
+
+
 def api_error(error: ApiError):
+    """Answer an ApiError as it is."""
     db.session.rollback()
     return error.response()
 
 
-@bp.errorhandler(engine.RuleViolation)
 def rule_violation(error: engine.RuleViolation):
+    """Answer the engine's refusal: 400 wrong type, 409 game over or conflict, else 422."""
     db.session.rollback()
     if isinstance(error, engine.WrongType):
         status, code = 400, "bad_request"
@@ -172,26 +193,26 @@ def _conflict_message(error: engine.CorrectionConflict) -> str:
     return message
 
 
-@bp.errorhandler(store.NumberConflict)
-def _number_conflict(error: store.NumberConflict):
+def number_conflict(error: games.NumberConflict):
+    """Answer 409: the entry is not for the next deal."""
     db.session.rollback()
     return ApiError(409, "conflict", str(error), {"number": [str(error)]}).response()
 
 
-@bp.errorhandler(store.NotLastDeal)
-def _not_last_deal(error: store.NotLastDeal):
+def not_last_deal(error: games.NotLastDeal):
+    """Answer 409: only the last deal can be undone."""
     db.session.rollback()
     return ApiError(409, "conflict", str(error)).response()
 
 
-@bp.errorhandler(store.NoSuchDeal)
-def _no_such_deal(error: store.NoSuchDeal):
+def no_such_deal(error: games.NoSuchDeal):
+    """Answer 404 for a deal the game does not have."""
     db.session.rollback()
     return _not_found(str(error))
 
 
-@bp.errorhandler(HTTPException)
 def http_error(error: HTTPException):
+    """Answer any HTTP error (a 404 from a lookup, a 500 …) in the API's shape."""
     db.session.rollback()
     if isinstance(error, RequestEntityTooLarge):
         return _too_large()
@@ -201,7 +222,7 @@ def http_error(error: HTTPException):
     return ApiError(status, code, message).response()
 
 
-# ---------------------------------------------------------------- helpers for the views
+# ---------------------------------------------------------------- checks the views call
 
 
 def json_body() -> dict[str, Any]:
@@ -220,14 +241,7 @@ def _refuse_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
-def _game_or_404(game_id: str, *, deals: bool = True):
-    game = store.get_game(game_id, deals=deals)
-    if game is None:
-        raise ApiError(404, "not_found", "There is no game with this id.")
-    return game
-
-
-def require_bearer(check, what: str) -> None:
+def require_bearer(check: Callable[[str], bool], what: str) -> None:
     """Answer 401 without a bearer token and 403 when `check(token)` refuses it.
 
     `what` names the thing the token edits, for the messages ("game", "table").
@@ -243,116 +257,3 @@ def require_bearer(check, what: str) -> None:
         )
     if not check(token):
         raise ApiError(403, "forbidden", f"This edit token does not belong to this {what}.")
-
-
-def _require_edit_token(game) -> None:
-    """Answer 401 without a bearer token and 403 with the wrong one."""
-    require_bearer(lambda token: store.check_edit_token(game, token), "game")
-
-
-def _deal_number(text: str) -> int:
-    """Return the deal number from the URL; anything else names no deal."""
-    if not DEAL_NUMBER.fullmatch(text):
-        raise ApiError(404, "not_found", f"There is no deal {text!r} in this game.")
-    return int(text)
-
-
-def _deal_or_404(game, number: int):
-    deal = store.get_deal(game, number)
-    if deal is None:
-        raise ApiError(404, "not_found", f"This game has no deal {number}.")
-    return deal
-
-
-def _device() -> str | None:
-    """Return the label of the device making a change, as the client gave it."""
-    return request.headers.get("X-Device") or "api"
-
-
-def _deal_url(game_id: str, number: int) -> str:
-    return url_for("api.deal", game_id=game_id, number=str(number))
-
-
-# ---------------------------------------------------------------- views
-
-
-@bp.get("/rulesets")
-def list_rulesets():
-    """List every ruleset with its players, target and house rules."""
-    return json_response([ruleset.describe() for ruleset in engine.rulesets()])
-
-
-@bp.post("/games")
-def create_game():
-    """Start a game; answer its document and its edit token."""
-    body = json_body()
-    settings = {name: body.get(name) for name in GAME_FIELDS}
-    unknown = sorted(set(body) - set(GAME_FIELDS))
-    if unknown:
-        problems = {name: [f"There is no setting {name!r}."] for name in unknown}
-        try:
-            first_dealer = 0 if settings["first_dealer"] is None else settings["first_dealer"]
-            engine.configure(**{**settings, "first_dealer": first_dealer})
-        except engine.WrongType:
-            raise
-        except engine.RuleViolation as error:
-            problems.update(error.fields)
-        raise ApiError(422, "invalid", problems[unknown[0]][0], problems)
-    game, token = store.create_game(**settings)
-    document = store.game_document(game)
-    document["edit_token"] = token
-    return json_response(document, 201, {"Location": url_for("api.game", game_id=game.id)})
-
-
-@bp.get("/games/<game_id>", endpoint="game")
-def read_game(game_id: str):
-    """Answer the game document, every deal included."""
-    return json_response(store.game_document(_game_or_404(game_id)))
-
-
-@bp.get("/games/<game_id>/deals", endpoint="deals")
-def list_deals(game_id: str):
-    """List the game's deal documents, oldest first."""
-    return json_response([store.deal_document(d) for d in _game_or_404(game_id).deals])
-
-
-@bp.post("/games/<game_id>/deals")
-def add_deal(game_id: str):
-    """Store the next deal; answer its document."""
-    game = _game_or_404(game_id, deals=False)
-    _require_edit_token(game)
-    body = json_body()
-    deal = store.add_deal(game, body, device=_device())
-    return json_response(
-        store.deal_document(deal), 201, {"Location": _deal_url(game.id, deal.number)}
-    )
-
-
-@bp.get("/games/<game_id>/deals/<number>", endpoint="deal")
-def read_deal(game_id: str, number: str):
-    """Answer one deal's document."""
-    game = _game_or_404(game_id, deals=False)
-    return json_response(store.deal_document(_deal_or_404(game, _deal_number(number))))
-
-
-@bp.put("/games/<game_id>/deals/<number>")
-def correct_deal(game_id: str, number: str):
-    """Correct a deal; every later deal and the outcome are worked out again."""
-    game = _game_or_404(game_id, deals=False)
-    _require_edit_token(game)
-    deal_number = _deal_number(number)
-    _deal_or_404(game, deal_number)
-    body = json_body()
-    deal = store.correct_deal(game, deal_number, body, device=_device())
-    return json_response(store.deal_document(deal))
-
-
-@bp.delete("/games/<game_id>/deals/<number>")
-def undo_deal(game_id: str, number: str):
-    """Undo the last deal."""
-    game = _game_or_404(game_id, deals=False)
-    _require_edit_token(game)
-    deal_number = _deal_number(number)
-    _deal_or_404(game, deal_number)
-    store.undo_last_deal(game, deal_number, device=_device())
-    return current_app.response_class(status=204)

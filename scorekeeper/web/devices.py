@@ -1,7 +1,7 @@
 """Label the device behind a change so a disputed score can be traced to a phone.
 
-Kept apart from the blueprints (standard library only) so both the game pages and the
-sharing pages can use it without importing each other.
+Standard library only: the edit session's label is made in ``keyring`` and read back
+for the change log in ``changes``.
 """
 
 WEB_PREFIX = "web:"

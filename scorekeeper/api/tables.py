@@ -1,36 +1,32 @@
 """The JSON API for tables: create one, read it, list its games, start games, merge names.
 
-Same conventions and error shape as ``/api/v1/games`` (``scorekeeper.api``); documented
-in docs/tables.md.
+Same conventions and error shape as ``/api/v1/games`` (``scorekeeper.api.errors``);
+documented in docs/tables.md.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, request, url_for
-from werkzeug.exceptions import HTTPException
 
-from scorekeeper import api, engine, exchange, history, stats, store
-from scorekeeper.api import ApiError, json_response
+from scorekeeper.api.errors import (
+    ApiError,
+    json_body,
+    json_response,
+    register_handlers,
+    require_bearer,
+)
+from scorekeeper.store import exchange, games, stats, tables
+from scorekeeper.store.lookup import table_or_404
 
 bp = Blueprint("api_tables", __name__, url_prefix="/api/v1/tables")
-
-bp.register_error_handler(ApiError, api.api_error)
-bp.register_error_handler(engine.RuleViolation, api.rule_violation)
-bp.register_error_handler(HTTPException, api.http_error)
+register_handlers(bp)
 
 TABLE_FIELDS = ("name", "players")
 
 
-def _table_or_404(table_id: str):
-    table = history.get_table(table_id)
-    if table is None:
-        raise ApiError(404, "not_found", "There is no table with this id.")
-    return table
-
-
 def _require_table_token(table) -> None:
     """Answer 401 without a bearer token and 403 with the wrong one."""
-    api.require_bearer(lambda token: history.check_table_token(table, token), "table")
+    require_bearer(lambda token: tables.check_table_token(table, token), "table")
 
 
 def _int_arg(name: str, default: int | None = None) -> int | None:
@@ -51,13 +47,13 @@ def _int_arg(name: str, default: int | None = None) -> int | None:
 @bp.post("")
 def create_table():
     """Create a table; answer its document and its edit token."""
-    body = api.json_body()
+    body = json_body()
     unknown = sorted(set(body) - set(TABLE_FIELDS))
     if unknown:
         problems = {name: [f"There is no setting {name!r}."] for name in unknown}
         raise ApiError(422, "invalid", problems[unknown[0]][0], problems)
-    table, token = history.create_table(body.get("name"), body.get("players"))
-    document = history.table_document(table)
+    table, token = tables.create_table(body.get("name"), body.get("players"))
+    document = tables.table_document(table)
     document["edit_token"] = token
     return json_response(
         document, 201, {"Location": url_for("api_tables.table", table_id=table.id)}
@@ -67,21 +63,21 @@ def create_table():
 @bp.get("/<table_id>", endpoint="table")
 def read_table(table_id: str):
     """Answer the table: its name and regulars with games played and won."""
-    return json_response(history.table_document(_table_or_404(table_id)))
+    return json_response(tables.table_document(table_or_404(table_id)))
 
 
 @bp.get("/<table_id>/games")
 def list_games(table_id: str):
     """List the table's games, newest first, a page at a time, filtered if asked."""
-    table = _table_or_404(table_id)
+    table = table_or_404(table_id)
     outcome = request.args.get("outcome") or None
-    if outcome is not None and outcome not in history.OUTCOMES:
-        message = "outcome is one of " + ", ".join(history.OUTCOMES) + "."
+    if outcome is not None and outcome not in tables.OUTCOMES:
+        message = "outcome is one of " + ", ".join(tables.OUTCOMES) + "."
         raise ApiError(400, "bad_request", message, {"outcome": [message]})
-    page = history.archive(
+    page = tables.archive(
         table,
         page=_int_arg("page", 1) or 1,
-        per_page=min(max(_int_arg("per_page", history.PER_PAGE) or 1, 1), 100),
+        per_page=min(max(_int_arg("per_page", tables.PER_PAGE) or 1, 1), 100),
         player=_int_arg("player"),
         ruleset=request.args.get("ruleset") or None,
         outcome=outcome,
@@ -94,15 +90,15 @@ def list_games(table_id: str):
 @bp.post("/<table_id>/games")
 def start_game(table_id: str):
     """Start a game at the table (body as POST /api/v1/games); answer it with its edit token."""
-    table = _table_or_404(table_id)
+    table = table_or_404(table_id)
     _require_table_token(table)
-    body = api.json_body()
-    unknown = sorted(set(body) - set(api.GAME_FIELDS))
+    body = json_body()
+    unknown = sorted(set(body) - set(games.SETTINGS))
     if unknown:
         problems = {name: [f"There is no setting {name!r}."] for name in unknown}
         raise ApiError(422, "invalid", problems[unknown[0]][0], problems)
-    game, token = history.start_game(table, **{name: body.get(name) for name in api.GAME_FIELDS})
-    document = store.game_document(game)
+    game, token = tables.start_game(table, **{name: body.get(name) for name in games.SETTINGS})
+    document = games.game_document(game)
     document["edit_token"] = token
     return json_response(document, 201, {"Location": url_for("api.game", game_id=game.id)})
 
@@ -110,9 +106,9 @@ def start_game(table_id: str):
 @bp.post("/<table_id>/merge")
 def merge(table_id: str):
     """Merge two spellings of one player: ``{"from": id, "into": id}``."""
-    table = _table_or_404(table_id)
+    table = table_or_404(table_id)
     _require_table_token(table)
-    body = api.json_body()
+    body = json_body()
     wrong = {
         name: [f"{name} must be a player id (a whole number)."]
         for name in ("from", "into")
@@ -121,25 +117,25 @@ def merge(table_id: str):
     if wrong:
         raise ApiError(400, "bad_request", next(iter(wrong.values()))[0], wrong)
     try:
-        history.merge_players(table, body["from"], body["into"])
-    except history.MergeRefused as error:
+        tables.merge_players(table, body["from"], body["into"])
+    except tables.MergeRefused as error:
         raise ApiError(409, "conflict", str(error)) from None
     except LookupError as error:
         raise ApiError(404, "not_found", str(error)) from None
-    return json_response(history.table_document(history.get_table(table_id)))
+    return json_response(tables.table_document(tables.get_table(table_id)))
 
 
 @bp.get("/<table_id>/stats")
 def table_stats(table_id: str):
     """Answer every regular's statistics at this table."""
-    table = _table_or_404(table_id)
+    table = table_or_404(table_id)
     return json_response(stats.table_stats(table))
 
 
 @bp.get("/<table_id>/export")
 def export(table_id: str):
     """Answer the whole table as the lossless JSON export (``?format=csv`` for a sheet)."""
-    table = _table_or_404(table_id)
+    table = table_or_404(table_id)
     if request.args.get("format") == "csv":
         return exchange.csv_response(exchange.table_csv(table), f"{table.name}.csv")
     return exchange.json_download(exchange.export_table(table), f"{table.name}.json")

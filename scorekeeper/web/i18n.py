@@ -20,7 +20,7 @@ from werkzeug.routing import RequestRedirect
 
 bp = Blueprint("i18n", __name__)
 
-TRANSLATIONS = Path(__file__).parent / "translations"
+TRANSLATIONS = Path(__file__).parents[1] / "translations"
 """Where each language's catalog lives: ``<code>/LC_MESSAGES/messages.po`` (and ``.mo``)."""
 
 DEFAULT = "en"

@@ -1,6 +1,7 @@
-"""The pages people use at the table: home, new game, the game with its deal entry."""
+"""The pages people use at the table: home, new game, the game with its deal entry.
 
-import secrets
+Also a game's score sheet and its downloads, which read the same game.
+"""
 
 from flask import (
     Blueprint,
@@ -9,50 +10,26 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from flask_babel import gettext as _
-from flask_wtf.csrf import CSRFError
 
-from scorekeeper import devices, engine, keyring, store
-from scorekeeper.forms import ConfirmForm, DealForm, new_game_form
-from scorekeeper.htmx import render, wants_fragment
+from scorekeeper import engine
+from scorekeeper.store import exchange, games, tables
+from scorekeeper.store.lookup import deal_or_404, game_or_404
+from scorekeeper.web import charts, errors, keyring
+from scorekeeper.web.forms import ConfirmForm, DealForm, new_game_form
+from scorekeeper.web.game_page import DECIDED_LABELS, game_context
+from scorekeeper.web.htmx import render, wants_fragment
 
 bp = Blueprint("games", __name__)
+errors.register_game_errors(bp)
 
 
-# --- who may change a game -------------------------------------------------------------
-
-
-def can_edit(game):
-    """Return True when this browser holds the game's edit token."""
-    token = keyring.token("edit", game.id)
-    return bool(token) and store.check_edit_token(game, token)
-
-
-def require_edit(game):
+def _require_edit(game):
     """Refuse a change from a browser without the game's edit token."""
-    if not can_edit(game):
+    if not keyring.can_edit(keyring.GAME_TOKENS, game):
         abort(403)
-
-
-def grant_edit(game_id, token):
-    """Give this browser the edit token of a game (newest kept when the list is full)."""
-    keyring.grant("edit", game_id, token)
-
-
-def remember(game_id):
-    """Put a game at the top of the list of games this device has opened."""
-    keyring.remember("recent", game_id)
-
-
-def device():
-    """Return a random id for this browser, recorded with each change."""
-    if "device" not in session:
-        session["device"] = secrets.token_urlsafe(8)
-        session.permanent = True
-    return devices.web_label(session["device"], request.user_agent.string)
 
 
 # --- pages -----------------------------------------------------------------------------
@@ -61,12 +38,12 @@ def device():
 @bp.get("/")
 def home():
     """Start a game, or go back to one this device has opened."""
-    games = []
-    for game_id in keyring.recent("recent"):
-        game = store.get_game(game_id, deals=False)
+    recent = []
+    for game_id in keyring.recent(keyring.RECENT_GAMES):
+        game = games.get_game(game_id, deals=False)
         if game is not None:
-            games.append(_summary(game))
-    return render_template("games/home.html", games=games)
+            recent.append(_summary(game))
+    return render_template("games/home.html", games=recent)
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -84,13 +61,13 @@ def new():
                 # Ask the engine anyway, so every problem is shown at once.
                 engine.configure(**{**setup, "first_dealer": setup["first_dealer"] or 0})
             else:
-                game, token = store.create_game(**setup)
+                game, token = games.create_game(**setup)
         except engine.RuleViolation as exc:
             form.add_rule_errors(exc.problems)
         else:
             if well_formed:
-                grant_edit(game.id, token)
-                remember(game.id)
+                keyring.grant(keyring.GAME_TOKENS, game.id, token)
+                keyring.remember(keyring.RECENT_GAMES, game.id)
                 flash(_("Game started. %(name)s deals first.", name=_dealer_name(game)))
                 return redirect(url_for("games.show", game_id=game.id), 303)
     status = 422 if form.is_submitted() else 200
@@ -100,16 +77,16 @@ def new():
 @bp.get("/games/<game_id>")
 def show(game_id):
     """Show the scoreboard, the deal entry form (with edit rights) and the history."""
-    game = _load(game_id)
-    remember(game.id)
+    game = game_or_404(game_id)
+    keyring.remember(keyring.RECENT_GAMES, game.id)
     return _render_game(game)
 
 
 @bp.post("/games/<game_id>/deals")
 def add_deal(game_id):
     """Save the next deal; a refused one comes back with its messages and the entries kept."""
-    game = _load(game_id)
-    require_edit(game)
+    game = game_or_404(game_id)
+    _require_edit(game)
     form = _deal_form(game)
     status = 422
     if form.validate_on_submit():
@@ -120,8 +97,8 @@ def add_deal(game_id):
                 **({"number": entry["number"]} if "number" in entry else {}),
             }
         try:
-            deal = store.add_deal(game, entry, device=device())
-        except store.NumberConflict as exc:
+            deal = games.add_deal(game, entry, device=keyring.device())
+        except games.NumberConflict as exc:
             message = _(
                 "Deal %(n)s was just saved by someone else. "
                 "Check the history before saving this one as deal %(next)s.",
@@ -130,7 +107,7 @@ def add_deal(game_id):
             )
             form.add_rule_errors({None: [message]})
             status = 409
-            game = _load(game_id)
+            game = game_or_404(game_id)
             form = _deal_form(game, form=form)
         except engine.GameOver as exc:
             form.add_rule_errors({None: [exc.message]})
@@ -148,9 +125,9 @@ def add_deal(game_id):
 @bp.route("/games/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
 def correct(game_id, number):
     """Correct a deal; every later score and the outcome are worked out again."""
-    game = _load(game_id)
-    deal = _deal(game, number)
-    require_edit(game)
+    game = game_or_404(game_id)
+    deal = deal_or_404(game, number)
+    _require_edit(game)
     players = [p.name for p in game.players]
     form = DealForm(formdata=request.form if request.method == "POST" else None)
     form.setup(players, deal.result["dealer"], joker_callable=_joker_callable(game), number=number)
@@ -163,10 +140,10 @@ def correct(game_id, number):
             entry = {"thrown_in": True, "number": number}
         status = 422
         try:
-            store.correct_deal(game, number, entry, device=device())
-        except store.NoSuchDeal:
+            games.correct_deal(game, number, entry, device=keyring.device())
+        except games.NoSuchDeal:
             abort(404)
-        except (engine.CorrectionConflict, store.NumberConflict) as exc:
+        except (engine.CorrectionConflict, games.NumberConflict) as exc:
             form.add_rule_errors({None: [getattr(exc, "message", str(exc))]})
             status = 409
         except engine.RuleViolation as exc:
@@ -186,15 +163,15 @@ def correct(game_id, number):
 @bp.post("/games/<game_id>/deals/<int:number>/undo")
 def undo(game_id, number):
     """Take back the last deal (the page asked for confirmation first)."""
-    game = _load(game_id)
-    _deal(game, number)
-    require_edit(game)
+    game = game_or_404(game_id)
+    deal_or_404(game, number)
+    _require_edit(game)
     form = ConfirmForm()
     if not form.validate_on_submit():
         abort(400)
     try:
-        store.undo_last_deal(game, number, device=device())
-    except (store.NotLastDeal, store.NoSuchDeal):
+        games.undo_last_deal(game, number, device=keyring.device())
+    except (games.NotLastDeal, games.NoSuchDeal):
         flash(_("Only the last deal can be undone; deal %(n)s is no longer the last.", n=number))
         status = 409
     else:
@@ -205,47 +182,40 @@ def undo(game_id, number):
     return _render_game(game, status=status)
 
 
-# --- errors ----------------------------------------------------------------------------
+@bp.get("/games/<game_id>/sheet")
+def sheet(game_id):
+    """Show a game's score sheet: the deal-by-deal table and the chart, made to print."""
+    game = game_or_404(game_id)
+    document = games.game_document(game)
+    players = [p["name"] for p in document["players"]]
+    table = tables.get_table(game.table_id) if game.table_id else None
+    return render_template(
+        "games/sheet.html",
+        game=document,
+        players=players,
+        table=table,
+        created_at=game.created_at,
+        chart=charts.score_chart(players, document["deals"], document["target"]),
+        winner_names=[players[s] for s in document["winners"]],
+        decided=DECIDED_LABELS,
+    )
 
 
-@bp.errorhandler(403)
-def forbidden(error):
-    """Explain that this browser may look but not change the game."""
-    message = _("This browser can view this game but not change it.")
-    return render_template("error.html", title=_("View only"), message=message), 403
+@bp.get("/games/<game_id>/export.json")
+def export_json(game_id):
+    """Download one game as lossless JSON."""
+    game = game_or_404(game_id, deals=False)
+    return exchange.json_download(exchange.export_game(game), f"game-{game.id}.json")
 
 
-@bp.errorhandler(404)
-def not_found(error):
-    """Explain a missing game or deal."""
-    message = _("There is no such game or deal. Check the address.")
-    return render_template("error.html", title=_("Not found"), message=message), 404
-
-
-@bp.errorhandler(CSRFError)
-def csrf_error(error):
-    """Explain a stale or foreign form without losing the player's place."""
-    message = _("This form is out of date. Reload the page and enter it again.")
-    return render_template("error.html", title=_("Please reload"), message=message), 400
+@bp.get("/games/<game_id>/export.csv")
+def export_csv(game_id):
+    """Download one game's deals, one row per deal per player."""
+    game = game_or_404(game_id, deals=False)
+    return exchange.csv_response(exchange.game_csv(game), f"game-{game.id}.csv")
 
 
 # --- helpers ---------------------------------------------------------------------------
-
-
-def _load(game_id):
-    """Return the game or answer 404."""
-    game = store.get_game(game_id)
-    if game is None:
-        abort(404)
-    return game
-
-
-def _deal(game, number):
-    """Return deal `number` of the game or answer 404."""
-    deal = store.get_deal(game, number)
-    if deal is None:
-        abort(404)
-    return deal
 
 
 def _joker_callable(game):
@@ -263,33 +233,6 @@ def _deal_form(game, form=None):
     return form.setup(
         players, game.next_dealer, joker_callable=_joker_callable(game), number=number
     )
-
-
-def game_context(game):
-    """Return what the game templates need, read from the game document."""
-    state = store.game_state(game)
-    doc = store.game_document(game, state)
-    config = state.config
-    players = [p["name"] for p in doc["players"]]
-    why = {}
-    for deal in doc["deals"]:
-        result = engine.DealResult.from_document(deal)
-        why[deal["number"]] = engine.explain_deal(config, result)
-    last = doc["deals"][-1] if doc["deals"] else None
-    return {
-        "game": doc,
-        "players": players,
-        "why": why,
-        "last": last,
-        "bidders": set(last["bidders"] or ()) if last else set(),
-        "bidder_names": [players[s] for s in (last["bidders"] or ())] if last else [],
-        "winner_names": [players[s] for s in doc["winners"]],
-        "finished": doc["status"] != "in_progress",
-        "can_edit": can_edit(game),
-        "undo_form": ConfirmForm(formdata=None),
-        "version": game.version,
-        "changes": list(game.changes),
-    }
 
 
 def _render_game(game, form=None, status=200):

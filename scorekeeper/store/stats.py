@@ -1,7 +1,7 @@
 """Each regular's record at a table, aggregated in SQL: four queries however many games.
 
 Reads ``players`` (who sat where, who won) and ``deal_seats`` (one row per seat per deal,
-kept by ``scorekeeper.records``). Thrown-in deals are not counted as deals played: nothing
+kept by ``scorekeeper.store.records``). Thrown-in deals are not counted as deals played: nothing
 was at stake in them.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import and_, case, func, select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import CardTable, DealSeat, Game, Player, TablePlayer
+from scorekeeper.store.models import CardTable, DealSeat, Game, Player, TablePlayer
 
 BIDS = (3, 4, 5, 6)
 DECIDED_BY = ("highest", "bidder", "partner", "shared", "lowest_at_start", "draw", "moon")

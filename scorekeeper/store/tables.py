@@ -6,8 +6,6 @@ and answers queries whose count does not grow with the number of games.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import math
 import secrets
 from dataclasses import dataclass
@@ -18,9 +16,10 @@ from sqlalchemy import case, exists, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from scorekeeper import engine, store
+from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.models import CardTable, DealSeat, Game, Player, TablePlayer
+from scorekeeper.store import games, records, tokens
+from scorekeeper.store.models import CardTable, DealSeat, Game, Player, TablePlayer
 
 TABLE_NAME_MAX = 80
 PLAYER_NAME_MAX = 40
@@ -100,8 +99,10 @@ def new_table_object(name: object, players: object = None) -> tuple[CardTable, s
             )
     if problems:
         raise engine.RuleViolation(problems)
-    token = secrets.token_urlsafe(32)
-    table = CardTable(id=secrets.token_urlsafe(16), name=name, edit_token_hash=_hash(token))
+    token = tokens.new_token()
+    table = CardTable(
+        id=secrets.token_urlsafe(16), name=name, edit_token_hash=tokens.hash_token(token)
+    )
     seen = set()
     for player in names:
         if name_key(player) not in seen:
@@ -130,15 +131,13 @@ def get_tables(table_ids: list[str]) -> list[CardTable]:
 
 def check_table_token(table: CardTable, token: str | None) -> bool:
     """Return whether the token is this table's edit token (compared in constant time)."""
-    if not token:
-        return False
-    return hmac.compare_digest(_hash(token), table.edit_token_hash)
+    return tokens.check_token(table.edit_token_hash, token)
 
 
 def rotate_table_token(table: CardTable) -> str:
     """Give the table a new edit token (every older edit link stops working); return it."""
-    token = secrets.token_urlsafe(32)
-    table.edit_token_hash = _hash(token)
+    token = tokens.new_token()
+    table.edit_token_hash = tokens.hash_token(token)
     _commit()
     return token
 
@@ -192,7 +191,7 @@ def regulars(table: CardTable, counts: dict[int, dict[str, int]] | None = None) 
 
 def start_game(table: CardTable, **settings: Any) -> tuple[Game, str]:
     """Create a game at the table (the engine checks the setup) and link its players."""
-    game, token = store.create_game(**settings)
+    game, token = games.create_game(**settings)
     attach_game(table, game)
     return game, token
 
@@ -216,6 +215,9 @@ def attach_game(table: CardTable, game: Game) -> None:
             for player in game.players:
                 player.table_player_id = known[name_key(player.name)].id
             game.table_id = table.id
+            if game.deal_count:
+                db.session.flush()
+                records.relink_seats(game)
             db.session.commit()
             return
         except IntegrityError:
@@ -223,7 +225,7 @@ def attach_game(table: CardTable, game: Game) -> None:
             if attempt == ATTEMPTS - 1:
                 raise
             table = get_table(table_id)
-            game = store.get_game(game_id, deals=False)
+            game = games.get_game(game_id, deals=False)
 
 
 def merge_players(table: CardTable, source_id: int, target_id: int) -> TablePlayer:
@@ -296,8 +298,8 @@ def archive(
         .offset((page - 1) * per_page)
         .options(selectinload(Game.players))
     )
-    games = [game_summary(game) for game in db.session.scalars(query)]
-    return ArchivePage(games, total, page, per_page)
+    summaries = [game_summary(game) for game in db.session.scalars(query)]
+    return ArchivePage(summaries, total, page, per_page)
 
 
 def game_summary(game: Game) -> dict[str, Any]:
@@ -320,10 +322,6 @@ def game_summary(game: Game) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- internals
-
-
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _commit() -> None:

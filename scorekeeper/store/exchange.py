@@ -20,9 +20,12 @@ from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from scorekeeper import engine, history, store
+from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.models import CardTable, Change, Deal, Game, Player, TablePlayer
+from scorekeeper.store import records, tokens
+from scorekeeper.store.games import cache_state
+from scorekeeper.store.models import CardTable, Change, Deal, Game, Player, TablePlayer
+from scorekeeper.store.tables import iso, name_key, new_table_object
 
 FORMAT = "scorekeeper-export"
 BUNDLE = "scorekeeper-export-bundle"
@@ -379,7 +382,7 @@ def _stage(document: Any, keep_ids: bool, table: CardTable | None) -> ImportResu
         if table is not None:
             game.table_id = table.id
             for player in game.players:
-                key = history.name_key(player.name)
+                key = name_key(player.name)
                 if key not in regulars:
                     regulars[key] = TablePlayer(name=player.name, key=key)
                     table.players.append(regulars[key])
@@ -389,7 +392,9 @@ def _stage(document: Any, keep_ids: bool, table: CardTable | None) -> ImportResu
     if table is not None:
         for game in result.games:
             for player in game.players:
-                player.table_player_id = regulars[history.name_key(player.name)].id
+                player.table_player_id = regulars[name_key(player.name)].id
+    for game in result.games:
+        records.record_deals(game, game.deals, replace=False)
     return result
 
 
@@ -461,7 +466,7 @@ def _check_game(index: int, record: Any) -> tuple[dict[str, Any], tuple]:
     for name in ("created_at", "updated_at"):
         _parse_time(record.get(name), f"{where}: {name}")
     secret = record.get("edit_token_hash")
-    if secret is not None and not _is_hash(secret):
+    if secret is not None and not tokens.is_hash(secret):
         raise ImportRefused(f"{where}: the edit token hash must be 64 hex digits.")
     return record, tuple(states)
 
@@ -488,11 +493,12 @@ def _build_game(
             record.get("house_rules"),
         )
     )
+    final = states[-1] if states else engine.new_game(config)
     token = None
     secret = record.get("edit_token_hash") if keep_ids else None
     if secret is None:
-        token = secrets.token_urlsafe(32)
-        secret = store.hash_token(token)
+        token = tokens.new_token()
+        secret = tokens.hash_token(token)
     created = _parse_time(record.get("created_at"), "") or datetime.now(UTC)
     game = Game(
         id=game_id,
@@ -504,7 +510,10 @@ def _build_game(
         version=1,
         created_at=created,
         updated_at=_parse_time(record.get("updated_at"), "") or created,
-        players=[Player(seat=seat, name=name) for seat, name in enumerate(config.players)],
+        players=[
+            Player(seat=seat, name=name, won=seat in final.outcome.winners)
+            for seat, name in enumerate(config.players)
+        ],
         deals=[
             Deal(
                 number=state.last.number,
@@ -527,7 +536,7 @@ def _build_game(
             for c in record.get("changes", [])
         ],
     )
-    store.cache_state(game, states[-1] if states else engine.new_game(config))
+    cache_state(game, final)
     return game, token
 
 
@@ -536,7 +545,7 @@ def _new_table(record: dict[str, Any], keep_ids: bool) -> tuple[CardTable, str |
     name = record.get("name")
     players = record.get("players", [])
     try:
-        table, token = history.new_table_object(name, players)
+        table, token = new_table_object(name, players)
     except engine.RuleViolation as error:
         raise ImportRefused(f"Table: {error.message}") from None
     table_id, secret = record.get("id"), record.get("edit_token_hash")
@@ -545,7 +554,7 @@ def _new_table(record: dict[str, Any], keep_ids: bool) -> tuple[CardTable, str |
             raise ImportRefused(f"Table {table_id} is already stored; import it as a copy.")
         table.id = table_id
         if secret is not None:
-            if not _is_hash(secret):
+            if not tokens.is_hash(secret):
                 raise ImportRefused("Table: the edit token hash must be 64 hex digits.")
             table.edit_token_hash, token = secret, None
     table.created_at = _parse_time(record.get("created_at"), "Table: created_at") or (
@@ -555,15 +564,9 @@ def _new_table(record: dict[str, Any], keep_ids: bool) -> tuple[CardTable, str |
     return table, token
 
 
-def _is_hash(value: Any) -> bool:
-    return (
-        isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
-    )
-
-
 def _time(value: datetime | None) -> str | None:
     """Return a stored time as ISO 8601 text in UTC."""
-    return None if value is None else history.iso(value)
+    return None if value is None else iso(value)
 
 
 def _parse_time(value: Any, where: str) -> datetime | None:

@@ -1,0 +1,129 @@
+"""The JSON API, version 1: games, deals and rulesets (see docs/api.md)."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, current_app, request, url_for
+
+from scorekeeper import engine
+from scorekeeper.api.errors import (
+    ApiError,
+    json_body,
+    json_response,
+    register_handlers,
+    require_bearer,
+)
+from scorekeeper.store import games
+from scorekeeper.store.lookup import deal_or_404, game_or_404
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+register_handlers(bp)
+
+DEAL_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
+def _require_edit_token(game) -> None:
+    """Answer 401 without a bearer token and 403 with the wrong one."""
+    require_bearer(lambda token: games.check_edit_token(game, token), "game")
+
+
+def _deal_number(text: str) -> int:
+    """Return the deal number from the URL; anything else names no deal."""
+    if not DEAL_NUMBER.fullmatch(text):
+        raise ApiError(404, "not_found", f"There is no deal {text!r} in this game.")
+    return int(text)
+
+
+def _device() -> str | None:
+    """Return the label of the device making a change, as the client gave it."""
+    return request.headers.get("X-Device") or "api"
+
+
+def _deal_url(game_id: str, number: int) -> str:
+    return url_for("api.deal", game_id=game_id, number=str(number))
+
+
+# ---------------------------------------------------------------- views
+
+
+@bp.get("/rulesets")
+def list_rulesets():
+    """List every ruleset with its players, target and house rules."""
+    return json_response([ruleset.describe() for ruleset in engine.rulesets()])
+
+
+@bp.post("/games")
+def create_game():
+    """Start a game; answer its document and its edit token."""
+    body = json_body()
+    settings = {name: body.get(name) for name in games.SETTINGS}
+    unknown = sorted(set(body) - set(games.SETTINGS))
+    if unknown:
+        problems = {name: [f"There is no setting {name!r}."] for name in unknown}
+        try:
+            first_dealer = 0 if settings["first_dealer"] is None else settings["first_dealer"]
+            engine.configure(**{**settings, "first_dealer": first_dealer})
+        except engine.WrongType:
+            raise
+        except engine.RuleViolation as error:
+            problems.update(error.fields)
+        raise ApiError(422, "invalid", problems[unknown[0]][0], problems)
+    game, token = games.create_game(**settings)
+    document = games.game_document(game)
+    document["edit_token"] = token
+    return json_response(document, 201, {"Location": url_for("api.game", game_id=game.id)})
+
+
+@bp.get("/games/<game_id>", endpoint="game")
+def read_game(game_id: str):
+    """Answer the game document, every deal included."""
+    return json_response(games.game_document(game_or_404(game_id)))
+
+
+@bp.get("/games/<game_id>/deals", endpoint="deals")
+def list_deals(game_id: str):
+    """List the game's deal documents, oldest first."""
+    return json_response([games.deal_document(d) for d in game_or_404(game_id).deals])
+
+
+@bp.post("/games/<game_id>/deals")
+def add_deal(game_id: str):
+    """Store the next deal; answer its document."""
+    game = game_or_404(game_id, deals=False)
+    _require_edit_token(game)
+    body = json_body()
+    deal = games.add_deal(game, body, device=_device())
+    return json_response(
+        games.deal_document(deal), 201, {"Location": _deal_url(game.id, deal.number)}
+    )
+
+
+@bp.get("/games/<game_id>/deals/<number>", endpoint="deal")
+def read_deal(game_id: str, number: str):
+    """Answer one deal's document."""
+    game = game_or_404(game_id, deals=False)
+    return json_response(games.deal_document(deal_or_404(game, _deal_number(number))))
+
+
+@bp.put("/games/<game_id>/deals/<number>")
+def correct_deal(game_id: str, number: str):
+    """Correct a deal; every later deal and the outcome are worked out again."""
+    game = game_or_404(game_id, deals=False)
+    _require_edit_token(game)
+    deal_number = _deal_number(number)
+    deal_or_404(game, deal_number)
+    body = json_body()
+    deal = games.correct_deal(game, deal_number, body, device=_device())
+    return json_response(games.deal_document(deal))
+
+
+@bp.delete("/games/<game_id>/deals/<number>")
+def undo_deal(game_id: str, number: str):
+    """Undo the last deal."""
+    game = game_or_404(game_id, deals=False)
+    _require_edit_token(game)
+    deal_number = _deal_number(number)
+    deal_or_404(game, deal_number)
+    games.undo_last_deal(game, deal_number, device=_device())
+    return current_app.response_class(status=204)

@@ -1,0 +1,56 @@
+"""The app's settings: defaults, the database address, and this installation's secret key."""
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask
+
+MAX_BODY_BYTES = 64 * 1024
+"""The largest request body accepted (an import raises it for its own upload)."""
+
+DEFAULTS = {
+    "SQLALCHEMY_DATABASE_URI": None,
+    "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    # Phones poll the scoreboard every few seconds; only a changed session is re-sent.
+    "SESSION_REFRESH_EACH_REQUEST": False,
+    "WTF_CSRF_TIME_LIMIT": None,
+    "HTMX_LOCAL_ONLY": False,
+    "PREFERRED_URL_SCHEME": "http",
+    "BEHIND_PROXY": False,
+    "BABEL_DEFAULT_LOCALE": "en",
+    "BABEL_TRANSLATION_DIRECTORIES": str(Path(__file__).parent / "translations"),
+}
+"""Every setting's default; ``FLASK_``-prefixed environment variables override them."""
+
+
+def database_url(app: Flask) -> str:
+    """Return the SQLAlchemy URL from DATABASE_URL, or a SQLite file in the instance folder."""
+    url = app.config.get("DATABASE_URL") or os.environ.get("DATABASE_URL")
+    if not url:
+        return "sqlite:///" + str(Path(app.instance_path) / "scorekeeper.sqlite")
+    if url.startswith("postgres://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgres://")
+    elif url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    return url
+
+
+def instance_secret(app: Flask) -> str:
+    """Return this installation's secret key, generating and keeping it on first start."""
+    path = Path(app.instance_path) / "secret_key"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        # Write aside, then link into place: of several workers starting at once, one wins.
+        tmp = path.with_name(f".secret_key.{os.getpid()}")
+        tmp.write_text(secrets.token_hex(32))
+        tmp.chmod(0o600)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink()
+    return path.read_text().strip()

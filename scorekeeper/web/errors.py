@@ -1,0 +1,87 @@
+"""Error pages in the app's own look and the page's language, for every address outside /api.
+
+The API answers its own errors as JSON (``scorekeeper.api.errors``): its blueprints'
+handlers come before these app-wide ones, and its check before any view answers
+unknown addresses and methods under ``/api``, so these pages never reach an API client.
+"""
+
+from flask import Blueprint, Flask, make_response, render_template
+from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
+
+from scorekeeper.extensions import db
+
+PAGES = {
+    404: (
+        lambda: _("Page not found"),
+        lambda: _("There is nothing at this address. Check it, or go back to your games."),
+    ),
+    405: (
+        lambda: _("Not possible here"),
+        lambda: _("This address cannot be used that way. Go back to the page and try again."),
+    ),
+    413: (
+        lambda: _("Too large"),
+        lambda: _("What was sent is larger than this page accepts."),
+    ),
+    500: (
+        lambda: _("Something went wrong"),
+        lambda: _("The server could not answer this time. Please try again in a moment."),
+    ),
+}
+"""Title and sentence of each error page, by status."""
+
+
+def init_app(app: Flask) -> None:
+    """Answer the common errors with the app's own pages.
+
+    Registered for HTTPException, not per status: Flask tries every status-specific
+    handler before any class handler, so a 404 handler here would beat the API
+    blueprints' JSON handler.
+    """
+    app.register_error_handler(HTTPException, error_page)
+
+
+def register_game_errors(bp: Blueprint) -> None:
+    """Explain, on a game's pages, view-only access, a missing game and a stale form."""
+    bp.register_error_handler(403, game_forbidden)
+    bp.register_error_handler(404, game_not_found)
+    bp.register_error_handler(CSRFError, stale_form)
+
+
+def error_page(error: HTTPException):
+    """Render the page for an HTTP error (an unexpected exception arrives as a 500)."""
+    status = error.code
+    if status not in PAGES:
+        return error
+    if status == 500:
+        db.session.rollback()
+    title, message = PAGES[status]
+    response = render(title(), message(), status)
+    if isinstance(error, MethodNotAllowed) and error.valid_methods:
+        response.headers["Allow"] = ", ".join(sorted(error.valid_methods))
+    return response
+
+
+def game_forbidden(_error):
+    """Explain that this browser may look but not change the game."""
+    message = _("This browser can view this game but not change it.")
+    return render(_("View only"), message, 403)
+
+
+def game_not_found(_error):
+    """Explain a missing game or deal."""
+    message = _("There is no such game or deal. Check the address.")
+    return render(_("Not found"), message, 404)
+
+
+def stale_form(_error):
+    """Explain a stale or foreign form without losing the player's place."""
+    message = _("This form is out of date. Reload the page and enter it again.")
+    return render(_("Please reload"), message, 400)
+
+
+def render(title: str, message: str, status: int):
+    """Return the error page with this title and sentence."""
+    return make_response(render_template("error.html", title=title, message=message), status)

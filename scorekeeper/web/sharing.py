@@ -1,0 +1,114 @@
+"""Share a game: view and edit links with QR codes, and revoking edit rights.
+
+A game has two links. The view link is the game's own address: anyone holding it follows
+the game read-only. The edit link carries the edit token; opening it stores the token in
+this browser's signed session cookie and redirects to the plain game address, so the
+token leaves the address bar. Every change re-checks the stored token against the game's
+hash, so making a new token (rotating) revokes every older link, session and API client
+at once.
+"""
+
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+
+from scorekeeper.store import games
+from scorekeeper.store.lookup import game_or_404
+from scorekeeper.web import errors, keyring, links
+from scorekeeper.web.forms import ConfirmForm
+
+bp = Blueprint("sharing", __name__)
+errors.register_game_errors(bp)
+
+_NO_STORE = "no-store"
+
+
+# --- views -----------------------------------------------------------------------------
+
+
+@bp.get("/games/<game_id>/edit/<token>")
+def join(game_id, token):
+    """Let this browser edit the game when the token is right, then drop the token from the URL."""
+    game = game_or_404(game_id)
+    g.carries_token = True
+    if not games.check_edit_token(game, token):
+        page = render_template("games/edit_link_invalid.html", game_id=game.id)
+        return page, 403
+    keyring.grant(keyring.GAME_TOKENS, game.id, token)
+    keyring.remember(keyring.RECENT_GAMES, game.id)
+    flash(_("This device can now enter and correct deals."))
+    return redirect(url_for("games.show", game_id=game.id), 303)
+
+
+@bp.post("/games/<game_id>/edit-link")
+def rotate(game_id):
+    """Make a new edit token: every older edit link, session and API token stops working."""
+    game = game_or_404(game_id)
+    if not keyring.can_edit(keyring.GAME_TOKENS, game):
+        abort(403)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    token = games.rotate_edit_token(game)
+    keyring.grant(keyring.GAME_TOKENS, game.id, token)
+    flash(
+        _(
+            "New edit link made. Old edit links and API tokens no longer work; "
+            "share the new link with whoever should keep entering deals."
+        )
+    )
+    return redirect(url_for("games.show", game_id=game.id, _anchor="share"), 303)
+
+
+# --- template helpers ------------------------------------------------------------------
+
+
+@bp.app_template_global()
+def share_links(game_id, can_edit):
+    """Return the view link and, for a browser that may edit, the edit link, each with a QR code."""
+    base = links.public_base_url()
+    view_url = base + url_for("games.show", game_id=game_id)
+    links_loopback = links.is_loopback(urlsplit(base).netloc)
+    shared = {
+        "view_url": view_url,
+        "view_qr": links.qr_svg(view_url, _("QR code of the view link")),
+        "edit_url": None,
+        "edit_qr": None,
+        # Opened on the server itself: the links use its LAN address, or (none found) are
+        # of no use to the phones; either way the page says how to serve the network.
+        "lan_rewritten": (
+            links.is_loopback(request.host)
+            and not links_loopback
+            and not current_app.config.get("PUBLIC_URL")
+        ),
+        "loopback_only": links_loopback,
+    }
+    token = keyring.token(keyring.GAME_TOKENS, game_id) if can_edit else None
+    if token:
+        edit_url = base + url_for("sharing.join", game_id=game_id, token=token)
+        shared["edit_url"] = edit_url
+        shared["edit_qr"] = links.qr_svg(edit_url, _("QR code of the edit link"))
+        g.carries_token = True
+    return shared
+
+
+# --- after every request ---------------------------------------------------------------
+
+
+@bp.after_app_request
+def _protect_token_pages(response):
+    """Keep pages that carry an edit token out of caches and out of Referer headers."""
+    if g.get("carries_token"):
+        response.headers["Cache-Control"] = _NO_STORE
+        response.headers["Referrer-Policy"] = "no-referrer"
+    return response
