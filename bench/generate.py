@@ -88,6 +88,6 @@ def random_game(
         else:  # pragma: no cover - the generator always finds a valid entry quickly
             raise RuntimeError("no valid random entry found")
         state = engine.apply_deal(state, entry)
-        entries.append(dict(entry.raw))
+        entries.append(entry.to_json())
         states.append(state)
     return RandomGame(setup, entries, tuple(states))

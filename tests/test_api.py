@@ -69,7 +69,11 @@ def assert_error(response, status, code, *fields):
 # ---------------------------------------------------------------- rulesets
 
 
-def test_rulesets_lists_five_handed_schmier(client):
+UNRESOLVED_TIE = {"values": ["play_on", "shared"], "default": "play_on"}
+LOW_TO_TAKER = {"values": [True, False], "default": False}
+
+
+def test_rulesets_lists_the_seven_in_rule_book_order(client):
     response = client.get("/api/v1/rulesets")
     assert response.status_code == 200
     assert response.get_json() == [
@@ -81,10 +85,61 @@ def test_rulesets_lists_five_handed_schmier(client):
             "teams": None,
             "house_rules": {
                 "partner_breaks_ties": {"values": [True, False], "default": True},
-                "unresolved_tie": {"values": ["play_on", "shared"], "default": "play_on"},
+                "unresolved_tie": UNRESOLVED_TIE,
                 "joker_callable": {"values": [True, False], "default": False},
             },
-        }
+        },
+        {
+            "id": "six-handed-schmier",
+            "name": "Six-Handed Schmier",
+            "players": {"min": 6, "max": 6},
+            "target": 21,
+            "teams": [[0, 3], [1, 4], [2, 5]],
+            "house_rules": {
+                "teams": {"values": ["3x2", "2x3"], "default": "3x2"},
+                "unresolved_tie": UNRESOLVED_TIE,
+            },
+        },
+        {
+            "id": "shmear",
+            "name": "Shmear",
+            "players": {"min": 3, "max": 6},
+            "target": 11,
+            "teams": None,
+            "house_rules": {"low_to_taker": LOW_TO_TAKER, "unresolved_tie": UNRESOLVED_TIE},
+        },
+        {
+            "id": "shmear-high-low",
+            "name": "High-Low Shmear",
+            "players": {"min": 4, "max": 4},
+            "target": 15,
+            "teams": None,
+            "house_rules": {"low_to_taker": LOW_TO_TAKER, "unresolved_tie": UNRESOLVED_TIE},
+        },
+        {
+            "id": "shmear-partners",
+            "name": "Partner Shmear",
+            "players": {"min": 4, "max": 4},
+            "target": 15,
+            "teams": [[0, 2], [1, 3]],
+            "house_rules": {"low_to_taker": LOW_TO_TAKER},
+        },
+        {
+            "id": "shmear-kitty",
+            "name": "Shmear with a Kitty",
+            "players": {"min": 3, "max": 6},
+            "target": 15,
+            "teams": None,
+            "house_rules": {"low_to_taker": LOW_TO_TAKER, "unresolved_tie": UNRESOLVED_TIE},
+        },
+        {
+            "id": "five-handed-euchre",
+            "name": "Five-Handed Euchre",
+            "players": {"min": 5, "max": 5},
+            "target": 10,
+            "teams": None,
+            "house_rules": {},
+        },
     ]
 
 

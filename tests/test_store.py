@@ -53,7 +53,7 @@ def long_game(deals):
     entries = [engine.parse_entry(config, nth_entry(n)) for n in range(1, deals + 1)]
     states = engine.replay(config, entries)
     db.session.add_all(
-        Deal(game_id=game.id, number=n, entry=dict(entry.raw), result=state.last.to_document())
+        Deal(game_id=game.id, number=n, entry=entry.to_json(), result=state.last.to_document())
         for n, (entry, state) in enumerate(zip(entries, states, strict=True), start=1)
     )
     game.deal_count = deals

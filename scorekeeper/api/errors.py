@@ -187,7 +187,7 @@ def _conflict_message(error: engine.CorrectionConflict) -> str:
     as `fields`.
     """
     whole = error.problems.get(None)
-    message = whole[0] if whole else error.message
+    message = str(whole[0]) if whole else error.message
     if f"deal {error.number}" not in message.lower():
         message = f"After this correction deal {error.number} no longer fits: {message}"
     return message

@@ -154,6 +154,12 @@ class Ruleset(ABC):
             for seat in range(config.seats)
         )
 
+    def player_extras(
+        self, config: GameConfig, results: Sequence[DealResult]
+    ) -> tuple[Mapping[str, Any], ...]:
+        """Return what the game document adds to each player besides the score."""
+        return (EMPTY,) * config.seats
+
     def seat_tags(self, config: GameConfig, result: DealResult) -> tuple[frozenset[str], ...]:
         """Return each seat's statistics tags for the deal (see `statistics`)."""
         return tuple(frozenset() for _ in range(config.seats))

@@ -123,6 +123,9 @@ def game_document(game: Game, state: engine.GameState | None = None) -> dict[str
     config = state.config
     outcome = state.outcome
     teams = config.ruleset.teams(config)
+    extras = config.ruleset.player_extras(
+        config, [engine.DealResult.from_document(deal.result) for deal in game.deals]
+    )
     return {
         "id": game.id,
         "ruleset": game.ruleset,
@@ -130,15 +133,15 @@ def game_document(game: Game, state: engine.GameState | None = None) -> dict[str
         "house_rules": dict(config.house_rules),
         "first_dealer": config.first_dealer,
         "players": [
-            {"seat": seat, "name": name, "score": state.scores[seat]}
+            {"seat": seat, "name": name, "score": state.scores[seat], **extras[seat]}
             for seat, name in enumerate(config.players)
         ],
         "teams": [list(team) for team in teams] if teams is not None else None,
         "next_dealer": state.next_dealer,
-        "status": outcome.status,
+        "status": str(outcome.status),
         "winners": list(outcome.winners),
-        "decided_by": outcome.decided_by,
-        "explanation": outcome.explanation,
+        "decided_by": None if outcome.decided_by is None else str(outcome.decided_by),
+        "explanation": str(outcome.explanation),
         "deals": [deal_document(deal) for deal in game.deals],
         "table": game.table_id,  # the table it was started at, or None (docs/tables.md)
     }
@@ -218,7 +221,7 @@ def add_deal(game: Game, raw: object, *, device: str | None = None) -> Deal:
         result = new_state.last
         document = result.to_document()
         _claim(game)
-        deal = Deal(game_id=game.id, number=result.number, entry=dict(entry.raw), result=document)
+        deal = Deal(game_id=game.id, number=result.number, entry=entry.to_json(), result=document)
         db.session.add(deal)
         if _deals_loaded(game):
             game.deals.append(deal)
@@ -260,7 +263,7 @@ def correct_deal(game: Game, number: int, raw: object, *, device: str | None = N
         now = utcnow()
         target = deals[number - 1]
         before = dict(target.result)
-        target.entry = dict(entry.raw)
+        target.entry = entry.to_json()
         rewritten = []
         for deal, result in zip(deals, results, strict=True):
             document = result.to_document()
@@ -374,10 +377,10 @@ def cache_state(game: Game, state: engine.GameState) -> None:
     game.deal_count = state.deal_count
     game.scores = list(state.scores)
     game.next_dealer = state.next_dealer
-    game.status = outcome.status
+    game.status = str(outcome.status)
     game.winners = list(outcome.winners)
-    game.decided_by = outcome.decided_by
-    game.explanation = outcome.explanation
+    game.decided_by = None if outcome.decided_by is None else str(outcome.decided_by)
+    game.explanation = str(outcome.explanation)
 
 
 def _log(

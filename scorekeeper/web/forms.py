@@ -1,5 +1,6 @@
 """FlaskForm classes for the pages; they check shape only, the engine checks the rules."""
 
+from flask_babel import LazyString
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -14,6 +15,8 @@ from wtforms import (
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, Optional
+
+from scorekeeper.web.i18n import translate
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
 BIDS = ("3", "4", "5", "6")
@@ -71,7 +74,7 @@ class _RuleErrors:
         for name, messages in problems.items():
             if name is not None and name not in self._fields and name not in self.shown_elsewhere:
                 name = None
-            errors.setdefault(name, []).extend(messages)
+            errors.setdefault(name, []).extend(translate(m) for m in messages)
 
     def errors_for(self, *names):
         """Return the form's and the engine's messages for these fields, in order."""
@@ -137,7 +140,9 @@ class _HouseRuleField(RadioField):
         super().__init__(label, choices=choices, default=_encode(rule.default), **kwargs)
         default = HOUSE_RULE_VALUE_LABELS.get(rule.default, str(rule.default))
         self.description = _l(
-            "%(summary)s Default: %(default)s.", summary=rule.summary, default=default
+            "%(summary)s Default: %(default)s.",
+            summary=LazyString(translate, rule.summary),
+            default=default,
         )
         self._values = {_encode(v): v for v in rule.values}
 

@@ -39,6 +39,7 @@ def game_context(game):
     last = doc["deals"][-1] if doc["deals"] else None
     return {
         "game": doc,
+        "outcome": state.outcome,
         "players": players,
         "why": why,
         "last": last,

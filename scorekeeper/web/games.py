@@ -186,12 +186,14 @@ def undo(game_id, number):
 def sheet(game_id):
     """Show a game's score sheet: the deal-by-deal table and the chart, made to print."""
     game = game_or_404(game_id)
-    document = games.game_document(game)
+    state = games.game_state(game)
+    document = games.game_document(game, state)
     players = [p["name"] for p in document["players"]]
     table = tables.get_table(game.table_id) if game.table_id else None
     return render_template(
         "games/sheet.html",
         game=document,
+        outcome=state.outcome,
         players=players,
         table=table,
         created_at=game.created_at,

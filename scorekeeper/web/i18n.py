@@ -15,8 +15,11 @@ from flask import (
     url_for,
 )
 from flask_babel import get_locale
+from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
+
+from scorekeeper import engine
 
 bp = Blueprint("i18n", __name__)
 
@@ -123,3 +126,29 @@ def vary_by_language(response):
     if g.get("locale_negotiated"):
         response.vary.add("Accept-Language")
     return response
+
+
+def translate(value):
+    """Return an engine message in the page's language; other values as text."""
+    if isinstance(value, engine.Message):
+        return engine.render(value, _lookup, join_words)
+    return "" if value is None else str(value)
+
+
+def _lookup(template):
+    """Return the catalog's text for an engine template (the template itself if none)."""
+    return _(template) if template else template
+
+
+def join_words(words):
+    """Join words for a sentence in the page's language: "Ann, Bob and Cy"."""
+    words = list(words)
+    if len(words) <= 1:
+        return "".join(words)
+    return _("%(list)s and %(last)s", list=", ".join(words[:-1]), last=words[-1])
+
+
+@bp.app_template_filter("t")
+def translate_filter(value):
+    """Show an engine message in the page's language: ``{{ outcome.explanation|t }}``."""
+    return translate(value)
