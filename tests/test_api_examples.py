@@ -1,4 +1,4 @@
-"""Replay every worked game of the shared examples through the API, on both databases."""
+"""Replay every worked game of every ruleset through the API, on both databases."""
 
 import json
 from pathlib import Path
@@ -7,12 +7,16 @@ import pytest
 
 BACKENDS = ("sqlite", "postgresql")
 
-# A copy of the shared examples/five-handed-games.json, so the suite carries its own fixtures.
-EXAMPLES = Path(__file__).parent / "data" / "five-handed-games.json"
-GAMES = json.loads(EXAMPLES.read_text())
+DATA = Path(__file__).parent / "data"
+GAMES = [
+    *json.loads((DATA / "five-handed-games.json").read_text()),
+    *json.loads((DATA / "other-rulesets-games.json").read_text()),
+]
 
 
-@pytest.mark.parametrize("example", GAMES, ids=[game["about"] for game in GAMES])
+@pytest.mark.parametrize(
+    "example", GAMES, ids=[f"{game['ruleset']}: {game['about']}" for game in GAMES]
+)
 def test_worked_game_replays_deal_by_deal(client, example):
     setup = {k: example[k] for k in ("ruleset", "players", "first_dealer", "target", "house_rules")}
     created = client.post("/api/v1/games", json=setup)
@@ -34,6 +38,10 @@ def test_worked_game_replays_deal_by_deal(client, example):
             after["deltas"],
             after["scores"],
         ), f"deal {number}"
+        for computed in ("made", "bidders"):
+            if computed in after:
+                assert deal[computed] == after[computed], f"deal {number}: {computed}"
+        assert client.get(f"{url}/deals/{number}").get_json() == deal
 
     final = client.get(url).get_json()
     assert [player["score"] for player in final["players"]] == expected["scores"]
@@ -44,3 +52,9 @@ def test_worked_game_replays_deal_by_deal(client, example):
     assert [d["scores"] for d in final["deals"]] == [
         a["scores"] for a in expected["after_each_deal"]
     ]
+    if "teams" in expected:
+        assert final["teams"] == expected["teams"]
+    if "smucks" in expected:
+        assert [player["smucks"] for player in final["players"]] == expected["smucks"]
+    else:
+        assert all("smucks" not in player for player in final["players"])
