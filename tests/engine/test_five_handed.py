@@ -1151,3 +1151,18 @@ def test_explain_deal_says_in_words_who_scored_what(raw, words):
     text = " ".join(map(str, explain_deal(state.config, result(state, raw))))
     for word in words:
         assert word in text
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        pytest.param(deal(called_card="AH", partner=None, high=1), id="always-in-play-no-partner"),
+        pytest.param(deal(partner=1), id="partner-is-the-bidder"),
+    ],
+)
+def test_a_bidder_calling_their_own_card_is_pointed_to_no_card_called(raw):
+    with pytest.raises(RuleViolation) as info:
+        check_deal(start(), parse_entry(start().config, raw))
+    (message,) = info.value.problems["partner"]
+    assert "cannot call a card from their own hand" in str(message)
+    assert "No card called (alone)" in str(message)

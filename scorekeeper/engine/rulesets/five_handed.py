@@ -29,15 +29,20 @@ from scorekeeper.engine.rulesets.common import (
     Problems,
     TypeCheck,
     apply_deltas,
+    check_thrown_in,
+    contract_of,
+    is_auction,
     is_bool,
     is_int,
     is_str,
     names,
     parse_typed,
     refuse_unknown,
+    resolve_auction,
     seat_of,
     signed,
     suit_of,
+    unresolved_tie,
 )
 
 NOT_DECK_RANKS = (Rank.TWO, Rank.THREE)
@@ -72,7 +77,8 @@ def trump_order(trump: Suit) -> tuple[Card, ...]:
 
 
 BIDS = range(3, 7)
-TOP_BID = 6
+BID_WORDS = msg("3, 4, 5 or 6")
+"""The bids, for sentences."""
 PACK_GAME_COUNT = sum(game_value(card) for card in DECK)
 """81: every Game count of the pack added up."""
 HIGH_GAME_COUNT = 4
@@ -116,10 +122,6 @@ POINT_MISSING: Mapping[str, Message] = FrozenMap(
 SIDE_NAMES: Mapping[str, Message] = FrozenMap(bidders=msg("bidders"), opponents=msg("opponents"))
 
 
-def _is_auction(value: object) -> bool:
-    return isinstance(value, list) and all(v is None or is_int(v) for v in value)
-
-
 def _is_counts(value: object) -> bool:
     return isinstance(value, dict) and all(v is None or is_int(v) for v in value.values())
 
@@ -131,7 +133,7 @@ FIELD_TYPES: Mapping[str, TypeCheck] = FrozenMap(
     called_card=(is_str, msg("The called card must be written like KH.")),
     partner=(is_int, msg("The partner must be a seat number.")),
     auction=(
-        _is_auction,
+        is_auction,
         msg("The auction must be a list of bids (whole numbers) and passes (null)."),
     ),
     **{
@@ -159,62 +161,6 @@ DETAIL_FIELDS = (
 """The deal document's fields besides the common core, in the document's order."""
 
 Problem = Callable[[str | None, Message], None]
-
-
-def check_auction(auction: Sequence[Any], seats: int, bids: range) -> list[Message]:
-    """Return what is wrong with an auction list of passes and rising bids (empty if valid).
-
-    Everyone speaks once from the dealer's left; the top bid ends the auction at once.
-    """
-    top_bid = bids[-1]
-    found = []
-    if not 1 <= len(auction) <= seats:
-        found.append(
-            msg(
-                "The auction has one entry per speaker: 1 to %(seats)s entries.",
-                seats=seats,
-            )
-        )
-    bid_words = msg("Bids are %(bids)s.", bids=tuple(str(b) for b in bids))
-    highest = None
-    for i, value in enumerate(auction):
-        if value is None:
-            continue
-        if value not in bids:
-            found.append(msg("%(bids)s %(value)s is not a bid.", bids=bid_words, value=value))
-        elif highest is not None and value <= highest:
-            found.append(
-                msg(
-                    "Each bid must beat every earlier bid; %(value)s does not beat %(highest)s.",
-                    value=value,
-                    highest=highest,
-                )
-            )
-        else:
-            highest = value
-        if value == top_bid and i != len(auction) - 1:
-            found.append(
-                msg("A bid of %(top)s ends the auction, so nobody speaks after it.", top=top_bid)
-            )
-    if auction and len(auction) <= seats and auction[-1] != top_bid and len(auction) != seats:
-        found.append(
-            msg(
-                "Everyone speaks once: unless someone bids %(top)s, the auction has %(seats)s "
-                "entries.",
-                top=top_bid,
-                seats=seats,
-            )
-        )
-    return found
-
-
-def auction_winner(auction: Sequence[Any], dealer: int, seats: int) -> tuple[int, Any] | None:
-    """Return (bidder, bid) of a valid auction, or None when everyone passed."""
-    bids = [(i, v) for i, v in enumerate(auction) if v is not None]
-    if not bids:
-        return None
-    speaker, top = bids[-1]
-    return (dealer + 1 + speaker) % seats, top
 
 
 class FiveHandedSchmier(Ruleset):
@@ -367,17 +313,13 @@ class FiveHandedSchmier(Ruleset):
         refuse_unknown(raw, self.entry_keys, self.name, problems)
 
         auction = raw.get("auction")
-        resolved: tuple[int, Any] | None = None
-        all_passed = False
-        if auction is not None:
-            for message in check_auction(auction, seats, BIDS):
-                problem("auction", message)
-            if "auction" not in problems:
-                resolved = auction_winner(auction, dealer, seats)
-                all_passed = resolved is None
-
-        if raw.get("thrown_in") is True or all_passed:
-            self._check_thrown_in(raw, resolved, all_passed, problem)
+        auctioned = (
+            resolve_auction(auction, dealer, seats, BIDS, BID_WORDS, problems)
+            if auction is not None
+            else None
+        )
+        if raw.get("thrown_in") is True or (auctioned is not None and auctioned.all_passed):
+            check_thrown_in(raw, auctioned, problems)
             problems.raise_if_any()
             detail = dict.fromkeys(DETAIL_FIELDS)
             detail["thrown_in"] = True
@@ -392,34 +334,7 @@ class FiveHandedSchmier(Ruleset):
                 tuple(scores),
                 freeze(detail),
             )
-
-        # With an auction, the bidder and bid follow from it (or the auction is at fault).
-        bidder = seat_of(
-            raw,
-            "bidder",
-            seats,
-            problems,
-            None if auction is not None else msg("Choose who won the auction."),
-        )
-        bid = raw.get("bid")
-        if resolved:
-            a_bidder, a_bid = resolved
-            if "bidder" in raw and raw["bidder"] != a_bidder:
-                problem(
-                    "bidder",
-                    msg("The auction makes %(name)s the bidder.", name=config.players[a_bidder]),
-                )
-                problem("auction", msg("The auction and the bidder entered disagree."))
-            if bid is not None and bid != a_bid:
-                problem("bid", msg("The auction's highest bid is %(bid)s.", bid=a_bid))
-                problem("auction", msg("The auction and the bid entered disagree."))
-            bidder, bid = a_bidder, a_bid
-        elif bid is None:
-            if auction is None:
-                problem("bid", msg("Choose the bid: 3, 4, 5 or 6."))
-        elif bid not in BIDS:
-            problem("bid", msg("Bids are 3, 4, 5 or 6; %(bid)s is not a bid.", bid=bid))
-            bid = None
+        bidder, bid = contract_of(raw, auctioned, config.players, BIDS, BID_WORDS, problems)
 
         trump = suit_of(raw, problems)
         called = self._called_card(config, raw.get("called_card"), problem)
@@ -428,7 +343,14 @@ class FiveHandedSchmier(Ruleset):
         partner = seat_of(raw, "partner", seats, problems)
         if partner is not None:
             if partner == bidder:
-                problem("partner", msg("The bidder cannot be their own partner."))
+                problem(
+                    "partner",
+                    msg(
+                        "The bidder cannot call a card from their own hand, so they cannot be "
+                        "their own partner: if the bidder held the called card, choose "
+                        "\u201cNo card called (alone)\u201d."
+                    ),
+                )
                 partner = None
             elif "called_card" not in raw:
                 problem(
@@ -441,7 +363,9 @@ class FiveHandedSchmier(Ruleset):
             problem(
                 "partner",
                 msg(
-                    "The %(card)s is always in play, so whoever held it is the partner.",
+                    "The %(card)s is always in play, so whoever held it is the partner. The "
+                    "bidder cannot call a card from their own hand: if the bidder held it, "
+                    "choose \u201cNo card called (alone)\u201d.",
                     card=called.label,
                 ),
             )
@@ -508,28 +432,6 @@ class FiveHandedSchmier(Ruleset):
             apply_deltas(scores, deltas),
             freeze(detail),
         )
-
-    def _check_thrown_in(
-        self,
-        raw: Mapping[str, Any],
-        resolved: tuple[int, Any] | None,
-        all_passed: bool,
-        problem: Problem,
-    ) -> None:
-        """Collect what is wrong with a thrown-in deal (everyone passed)."""
-        if raw.get("thrown_in") is False:
-            problem("thrown_in", msg("Everyone passed in the auction, so the deal was thrown in."))
-            problem("auction", msg("An auction where everyone passed is a thrown-in deal."))
-        if resolved:
-            problem("thrown_in", msg("Someone bid in the auction, so the deal was not thrown in."))
-            problem("auction", msg("A thrown-in deal's auction has only passes."))
-        others = [k for k in raw if k in self.entry_keys and k not in ("thrown_in", "auction")]
-        for key in others:
-            problem(key, msg("A thrown-in deal has no bidder, trump or points: leave this out."))
-        if others:
-            problem("thrown_in", msg("A thrown-in deal records nothing but the auction."))
-            if all_passed and ("bidder" in raw or "bid" in raw):
-                problem("auction", msg("Everyone passed in the auction, so nobody bid."))
 
     def _called_card(self, config: GameConfig, text: str | None, problem: Problem) -> Card | None:
         """Return the called card if it can be called in this game, else note why not."""
@@ -706,28 +608,7 @@ class FiveHandedSchmier(Ruleset):
                 ),
             )
         # 5. The written rules do not settle it: the house rule decides.
-        if config.house_rules["unresolved_tie"] == "shared":
-            return Outcome(
-                Status.SHARED,
-                tuple(leaders),
-                DecidedBy.SHARED,
-                msg(
-                    "%(tied)s and the written rules do not settle the tie, so they share the "
-                    "win (house rule: a tie is shared).",
-                    tied=tied,
-                ),
-            )
-        return Outcome(
-            Status.IN_PROGRESS,
-            (),
-            None,
-            msg(
-                "%(tied)s and the written rules do not settle the tie, so another deal is "
-                "played (house rule: play on).",
-                tied=tied,
-            ),
-            open_tie=tuple(leaders),
-        )
+        return unresolved_tie(config.house_rules["unresolved_tie"], tuple(leaders), tied)
 
     # -- words and records -------------------------------------------------------------
 
