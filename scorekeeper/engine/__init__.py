@@ -20,7 +20,6 @@ from scorekeeper.engine.game import (
     configure,
     correct_deal,
     explain_deal,
-    get_ruleset,
     new_game,
     parse_entry,
     replay,
@@ -38,6 +37,7 @@ from scorekeeper.engine.results import (
     Status,
 )
 from scorekeeper.engine.ruleset import GameConfig, Ruleset
+from scorekeeper.engine.rulesets import get_ruleset
 
 __all__ = [
     "JOKER",

@@ -137,7 +137,9 @@ class Card:
     @property
     def label(self) -> str:
         """Return the card for people: rank and suit symbol (`K♥`), or `Joker`."""
-        return "Joker" if self.is_joker else f"{self.rank}{self.suit.symbol}"
+        if self.rank is None or self.suit is None:
+            return "Joker"
+        return f"{self.rank}{self.suit.symbol}"
 
     @property
     def words(self) -> Message:

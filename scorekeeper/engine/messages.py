@@ -5,7 +5,7 @@ and fills in the parameters (translating those that are messages themselves). Th
 uses the English text, `str(message)`.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,12 +48,14 @@ def english_and(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def render(message: Message, lookup: Any, join: Any) -> str:
+def render(
+    message: Message, lookup: Callable[[str], str], join: Callable[[Sequence[str]], str]
+) -> str:
     """Return the message's text with `lookup` translating templates and `join` lists."""
     template = lookup(message.template)
     if not message.params:
         return template
-    values = {}
+    values: dict[str, Any] = {}
     for name, value in message.params.items():
         if isinstance(value, Message):
             values[name] = render(value, lookup, join)

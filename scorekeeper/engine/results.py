@@ -157,7 +157,7 @@ class DealResult:
 
     def to_document(self) -> dict[str, Any]:
         """Return the API's deal document."""
-        doc = {"number": self.number, "dealer": self.dealer}
+        doc: dict[str, Any] = {"number": self.number, "dealer": self.dealer}
         bidders = None if self.bidders is None else list(self.bidders)
         for name, value in self.detail.items():
             if name == "points":

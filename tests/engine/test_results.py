@@ -1,8 +1,11 @@
 """Deal documents as API.md writes them, and outcomes."""
 
 import json
+from pathlib import Path
 
-from scorekeeper.engine import DealResult, Outcome
+import pytest
+
+from scorekeeper.engine import DealResult, DecidedBy, Outcome, Status, configure, replay
 
 from .builders import deal, result, start
 
@@ -62,3 +65,36 @@ def test_outcome_is_finished_unless_in_progress():
     assert not Outcome("in_progress", (), None, "Nobody has reached 21 yet.").finished
     assert Outcome("won", (1,), "highest", "Bob wins.").finished
     assert Outcome("shared", (1, 2), "shared", "Bob and Cy share.").finished
+
+
+def _worked_games():
+    data = Path(__file__).parents[1] / "data"
+    for name in ("five-handed-games.json", "other-rulesets-games.json"):
+        yield from json.loads((data / name).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    "example", list(_worked_games()), ids=lambda g: f"{g['ruleset']}: {g['about']}"
+)
+def test_every_value_the_engine_hands_out_is_hashable_and_read_only(example):
+    table = configure(
+        example["ruleset"],
+        example["players"],
+        example["first_dealer"],
+        example.get("target"),
+        example.get("house_rules") or None,
+    )
+    states = replay(table, example["deals"])
+    for state in states:
+        assert hash(state) == hash(state)
+        assert hash(state.last) == hash(DealResult.from_document(state.last.to_document()))
+        assert hash(state.outcome) is not None
+        assert isinstance(state.outcome.status, Status)
+        assert state.outcome.decided_by is None or isinstance(state.outcome.decided_by, DecidedBy)
+        with pytest.raises(TypeError):
+            state.last.detail["bidder"] = 0  # type: ignore[index]
+        with pytest.raises(AttributeError):
+            state.last.scores = ()  # type: ignore[misc]
+    assert hash(table) == hash(table)
+    with pytest.raises(TypeError):
+        table.house_rules["x"] = 1  # type: ignore[index]

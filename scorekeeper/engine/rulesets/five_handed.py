@@ -58,7 +58,7 @@ JOKER_GAME_VALUE = 1
 
 def game_value(card: Card) -> int:
     """Return what the card counts towards Game."""
-    return JOKER_GAME_VALUE if card.is_joker else GAME_VALUES.get(card.rank, 0)
+    return JOKER_GAME_VALUE if card.rank is None else GAME_VALUES.get(card.rank, 0)
 
 
 def trump_order(trump: Suit) -> tuple[Card, ...]:
