@@ -1,49 +1,18 @@
-"""Show the change log: who changed a deal, from which device, and what changed."""
+"""Show the change log: who changed a deal, from which device, and what changed.
+
+The fields, their labels and how their values read come from the ruleset's description
+of its entry, so the log speaks every game's language without naming its fields.
+"""
+
+from functools import lru_cache
 
 from flask import Flask
 from flask_babel import gettext as _
 
+from scorekeeper import engine
+from scorekeeper.engine import FieldKind
 from scorekeeper.web import devices
-from scorekeeper.web.forms import SUIT_NAMES, card_words
-
-ENTRY_FIELDS = (
-    "thrown_in",
-    "bidder",
-    "bid",
-    "trump",
-    "called_card",
-    "partner",
-    "high",
-    "low",
-    "jack",
-    "off_jack",
-    "joker",
-    "game",
-    "game_points",
-    "auction",
-)
-GAME_WINNERS = {
-    "bidders": lambda: _("bidders"),
-    "opponents": lambda: _("opponents"),
-    "none": lambda: _("nobody (tie)"),
-}
-SEAT_FIELDS = {"bidder", "partner", "high", "low", "jack", "off_jack", "joker"}
-FIELD_LABELS = {
-    "thrown_in": lambda: _("Thrown in"),
-    "bidder": lambda: _("Bidder"),
-    "bid": lambda: _("Bid"),
-    "trump": lambda: _("Trump"),
-    "called_card": lambda: _("Called card"),
-    "partner": lambda: _("Partner"),
-    "high": lambda: _("High"),
-    "low": lambda: _("Low"),
-    "jack": lambda: _("Jack"),
-    "off_jack": lambda: _("Off-jack"),
-    "joker": lambda: _("Joker"),
-    "game": lambda: _("Game"),
-    "game_points": lambda: _("Game counts"),
-    "auction": lambda: _("Auction"),
-}
+from scorekeeper.web.i18n import join_words, translate
 
 
 def init_app(app: Flask) -> None:
@@ -64,18 +33,34 @@ def device_name(label):
     return _("API: %(name)s", name=name) if name else _("API client")
 
 
-def describe_change(change, players):
-    """Return what a change did as (label, before, after) rows for the correction history."""
+@lru_cache(maxsize=256)
+def _fields(ruleset_id, players, house_rules):
+    """Return a ruleset's entry fields for this table and these house rules."""
+    config = engine.configure(ruleset_id, list(players), 0, None, dict(house_rules))
+    return config.ruleset.entry_fields(config)
+
+
+def describe_change(change, players, game):
+    """Return what a change did as (label, before, after) rows for the correction history.
+
+    `game` is the API's game document (its ruleset and house rules say what a deal holds).
+    """
+    fields = _fields(game["ruleset"], tuple(players), tuple(sorted(game["house_rules"].items())))
     before, after = change.before or {}, change.after or {}
     rows = []
-    for field in ENTRY_FIELDS:
-        old, new = before.get(field), after.get(field)
+    for field in fields:
+        old, new = before.get(field.name), after.get(field.name)
         if change.action == "correct" and old == new:
             continue
-        if change.action != "correct" and (old if change.action == "undo" else new) is None:
+        shown = old if change.action == "undo" else new
+        if change.action != "correct" and (shown is None or shown is False):
             continue
         rows.append(
-            (FIELD_LABELS[field](), _value(field, old, players), _value(field, new, players))
+            (
+                translate(field.label),
+                _value(field, old, players, game),
+                _value(field, new, players, game),
+            )
         )
     old_scores, new_scores = before.get("scores"), after.get("scores")
     if change.action == "correct" and old_scores != new_scores and old_scores and new_scores:
@@ -87,22 +72,46 @@ def describe_change(change, players):
     return rows
 
 
-def _value(field, value, players):
-    """Return a stored entry value as people read it (seats as names)."""
+def _side_name(index, players, game):
+    """Return a side of the game by index: a team's members, or a player."""
+    teams = game.get("teams")
+    if teams is not None and 0 <= index < len(teams):
+        return join_words([players[seat] for seat in teams[index]])
+    if 0 <= index < len(players):
+        return players[index]
+    return str(index)
+
+
+def _value(field, value, players, game):
+    """Return a stored entry value as people read it (seats as names, cards in words)."""
     if value is None:
         return "\u2013"
-    if field in SEAT_FIELDS and isinstance(value, int) and 0 <= value < len(players):
+    kind = field.kind
+    labels = {choice.value: choice.label for choice in field.choices}
+    if kind == FieldKind.SEAT and isinstance(value, int) and 0 <= value < len(players):
         return players[value]
-    if field == "thrown_in":
+    if kind == FieldKind.FLAG:
         return _("yes") if value else _("no")
-    if field == "trump" and value in SUIT_NAMES:
-        return str(SUIT_NAMES[value])
-    if field == "called_card" and isinstance(value, str):
-        return card_words(value)
-    if field == "game":
-        return GAME_WINNERS.get(value, lambda: str(value))()
-    if field == "game_points" and isinstance(value, dict):
-        return f"{value.get('bidders')}\u2013{value.get('opponents')}"
-    if field == "auction" and isinstance(value, list):
+    if kind == FieldKind.SUIT:
+        try:
+            return translate(engine.Suit(value).words)
+        except ValueError:
+            return str(value)
+    if kind == FieldKind.CARD and isinstance(value, str):
+        try:
+            return translate(engine.Card.parse(value).words)
+        except engine.RuleViolation:
+            return value
+    if isinstance(value, int | str) and not isinstance(value, bool) and value in labels:
+        return translate(labels[value])
+    if kind == FieldKind.SIDE:
+        if value == "none":
+            return _("nobody (tie)")
+        if isinstance(value, int):
+            return _side_name(value, players, game)
+    if kind == FieldKind.COUNTS:
+        counts = value.values() if isinstance(value, dict) else value
+        return "\u2013".join(str(count) for count in counts)
+    if kind == FieldKind.AUCTION and isinstance(value, list):
         return ", ".join(_("pass") if call is None else str(call) for call in value)
     return str(value)
