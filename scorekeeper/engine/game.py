@@ -32,7 +32,9 @@ def configure(
     """Return a checked configuration, or raise WrongType / RuleViolation naming fields."""
     wrong: dict[str | None, list[Message]] = {}
     if ruleset is not None and not isinstance(ruleset, str):
-        wrong["ruleset"] = [msg("The ruleset must be a string such as 'five-handed-schmier'.")]
+        wrong["ruleset"] = [
+            msg("The ruleset must be a string such as %(id)r.", id=all_rulesets()[0].id)
+        ]
     if players is not None and (
         not isinstance(players, list) or not all(isinstance(p, str) for p in players)
     ):
@@ -47,7 +49,7 @@ def configure(
         raise WrongType(wrong)
     missing: dict[str | None, list[Message]] = {}
     if ruleset is None:
-        missing["ruleset"] = [msg("Choose a ruleset, such as 'five-handed-schmier'.")]
+        missing["ruleset"] = [msg("Choose a ruleset, such as %(id)r.", id=all_rulesets()[0].id)]
     if players is None:
         missing["players"] = [msg("Give the players' names in seat order.")]
     if missing:

@@ -57,7 +57,7 @@ class Ruleset(ABC):
     """A game of the family: its table, its entry, its scoring, its win check, its words."""
 
     id: str
-    """Identifier used by the API (`five-handed-schmier`)."""
+    """Identifier used by the API, in lower-case words joined by hyphens."""
     name: str
     """Name for people (a proper name, the same in every language)."""
     min_players: int

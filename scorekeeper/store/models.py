@@ -35,7 +35,7 @@ class Game(db.Model):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     """Unguessable id (128 bits of randomness), also the game's address."""
     ruleset: Mapped[str] = mapped_column(String(40))
-    """Ruleset id, e.g. ``five-handed-schmier``."""
+    """The id of the ruleset the game is played by."""
     target: Mapped[int] = mapped_column(Integer)
     first_dealer: Mapped[int] = mapped_column(Integer)
     house_rules: Mapped[dict[str, Any]] = mapped_column(JSON)
