@@ -37,10 +37,14 @@ def create_app(test_config=None):
 
 def register_extensions(app):
     """Bind the extension objects to this app."""
-    from scorekeeper.store import models  # noqa: F401  (models must be known to migrations)
+    from scorekeeper.store import (
+        models,  # noqa: F401  (models must be known to migrations)
+        sqlite,
+    )
     from scorekeeper.web import i18n
 
     db.init_app(app)
+    sqlite.init_app(app)
     migrate.init_app(app, db, directory=str(Path(app.root_path).parent / "migrations"))
     csrf.init_app(app)
     babel.init_app(app, locale_selector=i18n.select_locale)

@@ -9,17 +9,19 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import create_engine, inspect, make_url
+from sqlalchemy import create_engine, func, inspect, make_url, select, update
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
 from scorekeeper.store import games
-from scorekeeper.store.models import Deal, Player
+from scorekeeper.store.models import Deal, DealSeat, Game, Player
 from tests.conftest import make_app
 
 BACKENDS = ("sqlite", "postgresql")
 
 ROOT = Path(__file__).resolve().parents[1]
+BEFORE_CHECKS = "c2b0e336b95a"
+"""The revision before the CHECK constraints."""
 FIVE = ["Ann", "Bob", "Cy", "Di", "Ed"]
 
 
@@ -89,3 +91,85 @@ def test_database_refuses_two_players_in_one_seat(game):
     db.session.add(Player(game_id=game.id, seat=0, name="Flo"))
     with pytest.raises(IntegrityError):
         db.session.flush()
+
+
+@pytest.mark.parametrize(
+    ("model", "values"),
+    [
+        ("games", {"status": "paused"}),
+        ("games", {"next_dealer": -1}),
+        ("players", {"seat": -1}),
+        ("changes", {"action": "delete"}),
+        ("changes", {"number": 0}),
+    ],
+    ids=repr,
+)
+def test_database_refuses_a_value_outside_its_checks(game, model, values):
+    table = db.metadata.tables[model]
+    key = table.c.id if model == "games" else table.c.game_id
+    if model == "changes":
+        db.session.execute(
+            table.insert().values(game_id=game.id, number=1, action="add", at=game.created_at)
+        )
+    with pytest.raises(IntegrityError):
+        db.session.execute(table.update().where(key == game.id).values(**values))
+        db.session.flush()
+
+
+def test_database_refuses_a_deal_seat_with_a_negative_seat_or_unknown_role(game):
+    row = {"game_id": game.id, "number": 1, "seat": 0, "role": "bidder", "alone": False}
+    db.session.execute(DealSeat.__table__.insert().values(**row, delta=2))
+    for wrong in ({"seat": -1}, {"role": "dealer"}, {"number": 0}):
+        with pytest.raises(IntegrityError), db.session.begin_nested():
+            db.session.execute(DealSeat.__table__.insert().values(**{**row, **wrong}, delta=0))
+
+
+def test_checks_upgrade_keep_every_row_and_downgrade_removes_them(empty_database):
+    app = make_app(empty_database)
+    with app.app_context():
+        upgrade(revision=BEFORE_CHECKS)
+        game, _ = games.create_game(ruleset="five-handed-schmier", players=FIVE, first_dealer=0)
+        games.add_deal(game, {"thrown_in": True})
+        game_id = game.id
+        db.session.remove()
+        before = row_counts()
+        upgrade()  # on SQLite the tables are copied: their rows and children must all stay
+        assert row_counts() == before
+        with pytest.raises(IntegrityError):
+            db.session.execute(update(Game).where(Game.id == game_id).values(status="paused"))
+            db.session.flush()
+        db.session.remove()
+        downgrade(revision=BEFORE_CHECKS)
+        assert row_counts() == before
+        db.session.execute(update(Game).where(Game.id == game_id).values(status="paused"))
+        db.session.remove()
+        upgrade()
+        db.session.remove()
+        db.engine.dispose()
+
+
+def row_counts():
+    """Return how many rows each table of the app holds (no transaction left open)."""
+    counts = {
+        table.name: db.session.scalar(select(func.count()).select_from(table))
+        for table in db.metadata.sorted_tables
+    }
+    db.session.remove()
+    return counts
+
+
+def test_sqlite_connections_enforce_foreign_keys_wait_when_busy_and_use_wal(app):
+    with app.app_context(), db.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 5000
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+
+
+test_sqlite_connections_enforce_foreign_keys_wait_when_busy_and_use_wal.BACKENDS = ("sqlite",)
+
+
+def test_sqlite_in_memory_keeps_its_journal_and_checks_foreign_keys():
+    app = make_app("sqlite://")
+    with app.app_context(), db.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "memory"

@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     Boolean,
+    CheckConstraint,
     DateTime,
     ForeignKey,
     Index,
@@ -21,6 +22,18 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.extensions import db
 
+STATUSES = ("in_progress", "won", "shared", "drawn")
+"""A game's status, as the engine's outcome names it."""
+ACTIONS = ("add", "correct", "undo")
+"""What a change-log entry did to a deal."""
+ROLES = ("bidder", "partner", "opponent", "none")
+"""A seat's part in a deal (``none`` in a thrown-in deal)."""
+
+
+def _one_of(column: str, values: tuple[str, ...]) -> str:
+    """Return the SQL condition that a column holds one of these words."""
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
 
 def utcnow() -> datetime:
     """Return the current time in UTC."""
@@ -31,6 +44,11 @@ class Game(db.Model):
     """One game: its setup, its edit token's hash and the engine's state after the last deal."""
 
     __tablename__ = "games"
+    __table_args__ = (
+        CheckConstraint(_one_of("status", STATUSES), name="ck_games_status"),
+        CheckConstraint("first_dealer >= 0 AND next_dealer >= 0", name="ck_games_dealers"),
+        CheckConstraint("deal_count >= 0 AND version >= 1", name="ck_games_counts"),
+    )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     """Unguessable id (128 bits of randomness), also the game's address."""
@@ -88,7 +106,10 @@ class Player(db.Model):
     """A seat at a game's table and the name of who sits there."""
 
     __tablename__ = "players"
-    __table_args__ = (UniqueConstraint("game_id", "seat", name="uq_players_game_seat"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat", name="uq_players_game_seat"),
+        CheckConstraint("seat >= 0", name="ck_players_seat"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
@@ -114,7 +135,10 @@ class Deal(db.Model):
 
     __tablename__ = "deals"
     # Two phones posting the same deal cannot both land: the database refuses the second.
-    __table_args__ = (UniqueConstraint("game_id", "number", name="uq_deals_game_number"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "number", name="uq_deals_game_number"),
+        CheckConstraint("number >= 1", name="ck_deals_number"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
@@ -137,6 +161,10 @@ class Change(db.Model):
     """Audit log: one row per deal added, corrected or undone."""
 
     __tablename__ = "changes"
+    __table_args__ = (
+        CheckConstraint(_one_of("action", ACTIONS), name="ck_changes_action"),
+        CheckConstraint("number >= 1", name="ck_changes_number"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
@@ -218,6 +246,8 @@ class DealSeat(db.Model):
     __tablename__ = "deal_seats"
     __table_args__ = (
         UniqueConstraint("game_id", "number", "seat", name="uq_deal_seats_game_number_seat"),
+        CheckConstraint("seat >= 0 AND number >= 1", name="ck_deal_seats_place"),
+        CheckConstraint(_one_of("role", ROLES), name="ck_deal_seats_role"),
         # Covers the statistics query: read from the index alone, already in group order.
         Index(
             "ix_deal_seats_stats",
