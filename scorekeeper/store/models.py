@@ -20,13 +20,14 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from scorekeeper.engine import Role, Status
 from scorekeeper.extensions import db
 
-STATUSES = ("in_progress", "won", "shared", "drawn")
+STATUSES = tuple(str(status) for status in Status)
 """A game's status, as the engine's outcome names it."""
 ACTIONS = ("add", "correct", "undo")
 """What a change-log entry did to a deal."""
-ROLES = ("bidder", "partner", "opponent", "none")
+ROLES = (*(str(role) for role in Role), "none")
 """A seat's part in a deal (``none`` in a thrown-in deal)."""
 
 
