@@ -1,8 +1,14 @@
 """The pages in French, German and Indonesian: choosing the language, and complete catalogs."""
 
+import ast
+import dataclasses
+import functools
+import html
+import json
 import os
 import re
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import quote
 
@@ -14,15 +20,24 @@ from babel.messages.pofile import read_po
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
+from scorekeeper import engine
 from scorekeeper.web import i18n
+from tests.test_pages import BOB, DEAL_1_WRONG, group, post_deal, start_game
 
 ROOT = Path(__file__).resolve().parent.parent
+ENGINE = ROOT / "scorekeeper" / "engine"
+WORKED_GAMES = [
+    game
+    for name in ("five-handed-games.json", "other-rulesets-games.json")
+    for game in json.loads((ROOT / "tests" / "data" / name).read_text("utf-8"))
+]
 TRANSLATED = sorted(code for code in i18n.LANGUAGES if code != i18n.DEFAULT)
 PLACEHOLDER = re.compile(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?([diouxXeEfFgGcrs%])")
 
 
+@functools.cache
 def catalog(code):
-    """Return the parsed catalog of one language."""
+    """Return the parsed catalog of one language (read once per test run)."""
     with open(i18n.TRANSLATIONS / code / "LC_MESSAGES" / "messages.po", "rb") as f:
         return read_po(f, locale=code)
 
@@ -204,7 +219,7 @@ def test_every_marked_message_is_in_every_catalog():
     """A message marked in the code or pages but missing from a catalog shows in English."""
     with open(ROOT / "babel.cfg") as f:
         method_map, options_map = parse_mapping_cfg(f)
-    keywords = {**DEFAULT_KEYWORDS, "_l": None}
+    keywords = {**DEFAULT_KEYWORDS, "_l": None, "msg": None}
     marked = {
         message if isinstance(message, str) else message[0]
         for _, _, message, _, _ in extract_from_dir(
@@ -217,3 +232,176 @@ def test_every_marked_message_is_in_every_catalog():
         assert not missing, (
             f"{code}: run `make translations` and translate these messages: {missing}"
         )
+
+
+# --- the engine's sentences --------------------------------------------------------------
+
+
+def engine_msg_calls():
+    """Return every msg() call in the engine's source: (file, line, template or None).
+
+    The template is None when the call's first argument is not a string literal, so that
+    babel cannot extract it; `msg(str(number))` (a number, the same in every language) and
+    errors.py's wrapping of a message it was given are the exceptions, left out here.
+    """
+    calls = []
+    for path in sorted(ENGINE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "msg"):
+                continue
+            if not node.args:
+                continue
+            first = node.args[0]
+            where = (path.relative_to(ROOT).as_posix(), node.lineno)
+            number = isinstance(first, ast.Call) and getattr(first.func, "id", None) == "str"
+            wrapped = path.name == "errors.py" and isinstance(first, ast.Name)
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                calls.append((*where, first.value))
+            elif not (number or wrapped):
+                calls.append((*where, None))
+    return calls
+
+
+def templates_in(value):
+    """Yield every message template inside a value: messages, their parameters, containers."""
+    if isinstance(value, engine.Message):
+        yield value.template
+        yield from templates_in(tuple(value.params.values()))
+    elif isinstance(value, Mapping):
+        yield from templates_in(tuple(value.values()))
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from templates_in(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            yield from templates_in(getattr(value, field.name))
+
+
+@functools.cache
+def worked_game_messages():
+    """Return what the engine says about the worked games of every ruleset.
+
+    Each ruleset's entry form, house rules, statistics and summary, then every deal's
+    "why this score" lines and the outcome after it: sentences built at run time, which
+    a reading of the source alone could miss.
+    """
+    said = []
+    for game in WORKED_GAMES:
+        config = engine.configure(
+            game["ruleset"],
+            game["players"],
+            game["first_dealer"],
+            game["target"],
+            game["house_rules"],
+        )
+        rules = config.ruleset
+        said += [rules.entry_fields(config), rules.house_rules, rules.statistics, rules.summary]
+        for state in engine.replay(config, game["deals"]):
+            said += [*engine.explain_deal(config, state.last), state.outcome.explanation]
+    return tuple(said)
+
+
+def render_in(code, message):
+    """Return an engine message as the pages show it in one language, from the catalog."""
+    messages = catalog(code)
+
+    def lookup(template):
+        found = messages.get(template)
+        return found.string if found is not None and found.string else template
+
+    def join(words):
+        if len(words) <= 1:
+            return "".join(words)
+        return lookup("%(list)s and %(last)s") % {"list": ", ".join(words[:-1]), "last": words[-1]}
+
+    return engine.render(message, lookup, join)
+
+
+def test_every_engine_sentence_can_be_extracted_into_the_catalogs():
+    """A template chosen through a variable, or nested in another msg()'s arguments, is
+    never extracted: the pages would show it in English whatever the language."""
+    method_map = [("**.py", "python")]
+    extracted = {
+        message
+        for _, _, message, _, _ in extract_from_dir(str(ENGINE), method_map, keywords={"msg": None})
+    }
+    problems = [
+        f"{path}:{line}: msg() needs the template as a string literal"
+        if template is None
+        else f"{path}:{line}: babel does not extract {template!r} (build it outside the call)"
+        for path, line, template in engine_msg_calls()
+        if template is None or template not in extracted
+    ]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_engine_sentence_is_translated_with_the_same_placeholders(code):
+    messages = catalog(code)
+    in_source = {template for _, _, template in engine_msg_calls() if template}
+    at_run_time = {t for t in templates_in(worked_game_messages()) if not t.isdigit()}
+    assert at_run_time, "the worked games said nothing"
+    problems = []
+    for template in sorted(in_source | at_run_time):
+        found = messages.get(template)
+        if found is None or not found.string or found.fuzzy:
+            problems.append(f"untranslated: {template!r}")
+        elif placeholders(found.string) != placeholders(template):
+            problems.append(f"placeholders differ: {template!r} -> {found.string!r}")
+    assert not problems, "\n".join(problems)
+    # Every sentence of the worked games renders in the language, parameters and all.
+    for message in worked_game_messages():
+        for said in message if isinstance(message, tuple) else (message,):
+            if isinstance(said, engine.Message):
+                assert "%(" not in render_in(code, said)
+
+
+@pytest.mark.parametrize(
+    ("code", "words"), [("fr", "roi de cœur"), ("de", "Herz-König"), ("id", "king hati")]
+)
+def test_a_card_reads_as_one_phrase_in_each_language(code, words):
+    assert render_in(code, engine.Card.parse("KH").words) == words
+
+
+def test_a_refused_deal_is_explained_in_german_next_to_its_field(client):
+    url = start_game(client)
+    german = {"Accept-Language": "de"}
+    refused = post_deal(client, url, {**DEAL_1_WRONG, "partner": BOB}, 1, **german)
+    assert refused.status_code == 422
+    assert html_lang(refused.text) == "de"
+    partner = html.unescape(group(refused.text, "partner"))
+    assert translated("de", "The bidder cannot be their own partner.") in partner
+    assert "The bidder cannot be their own partner." not in partner
+
+
+def test_why_this_score_is_written_in_french_on_the_game_page(client):
+    url = start_game(client)
+    assert post_deal(client, url, {**DEAL_1_WRONG, "jack": BOB}, 1).status_code == 303
+    page = html.unescape(client.get(url, headers={"Accept-Language": "fr"}).text)
+    why = page[page.index(translated("fr", "Why this score")) :]
+    why = why[: why.index("</details>")]
+
+    french_and = translated("fr", "%(list)s and %(last)s")
+    contract = translated(
+        "fr",
+        "%(bidder)s bid %(bid)s with %(trump)s trump and called the %(card)s; "
+        "%(partner)s held it and was the partner.",
+    ) % {
+        "bidder": "Bob",
+        "bid": 4,
+        "trump": translated("fr", "hearts"),
+        "card": "K\N{BLACK HEART SUIT}",
+        "partner": "Di",
+    }
+    bidders = translated(
+        "fr", "Bidders %(who)s took %(took)s: %(got)s, bid %(bid)s, made — each %(change)s."
+    ) % {
+        "who": french_and % {"list": "Bob", "last": "Di"},
+        "took": french_and % {"list": "High, Jack, Joker", "last": "Game"},
+        "got": 4,
+        "bid": 4,
+        "change": "+4",
+    }
+    assert contract in why
+    assert bidders in why
+    assert "took" not in why and " and " not in why

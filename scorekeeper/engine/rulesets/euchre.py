@@ -384,23 +384,36 @@ class FiveHandedEuchre(Ruleset):
             defenders = names(
                 config.players, (s for s in range(config.seats) if s not in result.bidders)
             )
-            template = (
-                "%(makers)s took %(tricks)s of the five tricks and was euchred, so each "
-                "defender (%(defenders)s) scores %(points)s."
-                if alone
-                else "%(makers)s took %(tricks)s of the five tricks and were euchred, so each "
-                "defender (%(defenders)s) scores %(points)s."
-            )
+            # Literal msg() calls, so the catalogs' extraction finds each sentence.
+            said = {"makers": makers, "tricks": tricks, "defenders": defenders}
+            if alone:
+                return msg(
+                    "%(makers)s took %(tricks)s of the five tricks and was euchred, so each "
+                    "defender (%(defenders)s) scores %(points)s.",
+                    points=EUCHRE_POINTS,
+                    **said,
+                )
             return msg(
-                template, makers=makers, tricks=tricks, defenders=defenders, points=EUCHRE_POINTS
+                "%(makers)s took %(tricks)s of the five tricks and were euchred, so each "
+                "defender (%(defenders)s) scores %(points)s.",
+                points=EUCHRE_POINTS,
+                **said,
             )
         if tricks < TRICKS:
-            template = (
-                "%(makers)s took %(tricks)s of the five tricks, so %(makers)s scores %(points)s."
-                if alone
-                else "%(makers)s took %(tricks)s of the five tricks, so each scores %(points)s."
+            if alone:
+                return msg(
+                    "%(makers)s took %(tricks)s of the five tricks, so %(makers)s scores "
+                    "%(points)s.",
+                    makers=makers,
+                    tricks=tricks,
+                    points=MADE_POINTS,
+                )
+            return msg(
+                "%(makers)s took %(tricks)s of the five tricks, so each scores %(points)s.",
+                makers=makers,
+                tricks=tricks,
+                points=MADE_POINTS,
             )
-            return msg(template, makers=makers, tricks=tricks, points=MADE_POINTS)
         if result.get("called_card") is None:
             return msg(
                 "%(maker)s went alone and took all five tricks, so %(maker)s scores %(points)s.",

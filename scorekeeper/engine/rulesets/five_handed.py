@@ -672,21 +672,37 @@ class FiveHandedSchmier(Ruleset):
         got = points[BIDDERS]
         change = signed(got if result.made else -bid)
         took = tuple(taken[BIDDERS]) or msg("nothing")
+        # Each sentence is a literal msg() call, so the catalogs' extraction finds it.
+        said = {"took": took, "got": got, "bid": bid, "change": change}
         if len(result.bidders) > 1:
-            template = (
-                "Bidders %(who)s took %(took)s: %(got)s, bid %(bid)s, made — each %(change)s."
+            who = names(config.players, result.bidders)
+            lines.append(
+                msg(
+                    "Bidders %(who)s took %(took)s: %(got)s, bid %(bid)s, made — each %(change)s.",
+                    who=who,
+                    **said,
+                )
                 if result.made
-                else "Bidders %(who)s took %(took)s: %(got)s, bid %(bid)s, set — each %(change)s."
+                else msg(
+                    "Bidders %(who)s took %(took)s: %(got)s, bid %(bid)s, set — each %(change)s.",
+                    who=who,
+                    **said,
+                )
             )
-            who: Any = names(config.players, result.bidders)
         else:
-            template = (
-                "%(who)s, alone, took %(took)s: %(got)s, bid %(bid)s, made — %(change)s."
+            lines.append(
+                msg(
+                    "%(who)s, alone, took %(took)s: %(got)s, bid %(bid)s, made — %(change)s.",
+                    who=bidder,
+                    **said,
+                )
                 if result.made
-                else "%(who)s, alone, took %(took)s: %(got)s, bid %(bid)s, set — %(change)s."
+                else msg(
+                    "%(who)s, alone, took %(took)s: %(got)s, bid %(bid)s, set — %(change)s.",
+                    who=bidder,
+                    **said,
+                )
             )
-            who = bidder
-        lines.append(msg(template, who=who, took=took, got=got, bid=bid, change=change))
         lines.append(
             msg(
                 "Opponents took %(took)s: each %(change)s.",

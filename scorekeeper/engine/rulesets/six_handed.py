@@ -588,15 +588,12 @@ class SixHandedSchmier(Ruleset):
                 )
         counts = result.get("game_points")
         if counts is not None:
-            lines.append(
-                msg(
-                    "Game counted %(counts)s.",
-                    counts=tuple(
-                        msg("%(count)s for %(team)s", count=count, team=team_words(config, team))
-                        for count, team in zip(counts, teams, strict=True)
-                    ),
-                )
+            # Built apart: babel does not extract a msg() nested inside another's arguments.
+            each = tuple(
+                msg("%(count)s for %(team)s", count=count, team=team_words(config, team))
+                for count, team in zip(counts, teams, strict=True)
             )
+            lines.append(msg("Game counted %(counts)s.", counts=each))
         if game == NOBODY:
             lines.append(msg("Game was tied at the top, so nobody scored it."))
         return tuple(lines)
