@@ -370,8 +370,12 @@ def test_a_refused_deal_is_explained_in_german_next_to_its_field(client):
     assert refused.status_code == 422
     assert html_lang(refused.text) == "de"
     partner = html.unescape(group(refused.text, "partner"))
-    assert translated("de", "The bidder cannot be their own partner.") in partner
-    assert "The bidder cannot be their own partner." not in partner
+    refusal = (
+        "The bidder cannot call a card from their own hand, so they cannot be their own "
+        "partner: if the bidder held the called card, choose \u201cNo card called (alone)\u201d."
+    )
+    assert html.escape(translated("de", refusal), quote=False) in partner
+    assert "cannot call a card" not in partner
 
 
 def test_why_this_score_is_written_in_french_on_the_game_page(client):
