@@ -398,3 +398,23 @@ def test_rules_text_is_marked_english_on_other_languages_pages(client):
     html = client.get("/rules/shmear", headers={"Accept-Language": "de"}).text
     assert '<html lang="de">' in html
     assert '<div class="rulebook" lang="en">' in html
+
+
+def test_game_page_links_its_rules_and_the_banner_the_step_that_decided(client):
+    from tests.conftest import DEAL, FIVE
+
+    created = client.post(
+        "/api/v1/games",
+        json={"ruleset": "five-handed-schmier", "players": FIVE, "first_dealer": 0, "target": 1},
+    ).get_json()
+    headers = {"Authorization": f"Bearer {created['edit_token']}"}
+    deal = client.post(f"/api/v1/games/{created['id']}/deals", json=DEAL, headers=headers)
+    assert deal.status_code == 201, deal.get_json()
+    game = client.get(f"/api/v1/games/{created['id']}").get_json()
+    page = client.get(f"/games/{created['id']}").text
+    assert 'href="/rules/five-handed-schmier"' in page
+    banner = page[
+        page.index('class="banner"') : page.index("</section>", page.index('class="banner"'))
+    ]
+    step = f"/rules/five-handed-schmier#five-handed-schmier-win-{game['decided_by']}"
+    assert f'href="{step}"' in banner
