@@ -202,16 +202,20 @@ def test_local_only_mode_allows_scripts_from_this_server_only(app, client):
     app.config["HTMX_LOCAL_ONLY"] = True
     response = client.get("/")
     assert "script-src 'self';" in response.headers["Content-Security-Policy"]
-    assert f'src="/static/{HTMX_FILE}"' in response.get_data(as_text=True)
+    assert f'<script src="/static/{HTMX_FILE}" defer></script>' in response.get_data(as_text=True)
 
 
 def test_pinned_htmx_is_loaded_with_the_integrity_of_the_vendored_file(client):
     digest = hashlib.sha384((STATIC / HTMX_FILE).read_bytes()).digest()
     integrity = "sha384-" + base64.b64encode(digest).decode()
     body = client.get("/").get_data(as_text=True)
-    tag = re.search(rf'<script src="{re.escape(HTMX_CDN_URL)}"[^>]*>', body).group(0)
-    assert f'integrity="{integrity}"' in tag
-    assert 'crossorigin="anonymous"' in tag
+    tag = re.search(r'<script src="/static/htmx-loader.js"[^>]*>', body).group(0)
+    assert f'data-cdn="{HTMX_CDN_URL}"' in tag
+    assert f'data-integrity="{integrity}"' in tag
+    assert " defer " in tag
+    loader = (STATIC / "htmx-loader.js").read_text()
+    assert 'cdn.crossOrigin = "anonymous"' in loader
+    assert "cdn.integrity = me.dataset.integrity" in loader
 
 
 # --- cookies and HTTPS -----------------------------------------------------------------

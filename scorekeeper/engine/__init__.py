@@ -9,6 +9,7 @@ from scorekeeper.engine.describe import (
     Role,
     SideKind,
     Statistic,
+    WinFact,
 )
 from scorekeeper.engine.errors import CorrectionConflict, GameOver, RuleViolation, WrongType
 from scorekeeper.engine.frozen import FrozenMap, freeze, thaw
@@ -38,6 +39,7 @@ from scorekeeper.engine.results import (
 )
 from scorekeeper.engine.ruleset import GameConfig, Ruleset
 from scorekeeper.engine.rulesets import get_ruleset
+from scorekeeper.engine.standin import stand_in_deal
 
 __all__ = [
     "JOKER",
@@ -66,6 +68,7 @@ __all__ = [
     "Statistic",
     "Status",
     "Suit",
+    "WinFact",
     "WrongType",
     "apply_deal",
     "can_deal",
@@ -83,5 +86,6 @@ __all__ = [
     "replay",
     "resume",
     "rulesets",
+    "stand_in_deal",
     "thaw",
 ]

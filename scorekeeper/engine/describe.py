@@ -57,6 +57,19 @@ class Role(StrEnum):
     """Against the contract."""
 
 
+class WinFact(StrEnum):
+    """A fact of the deal just scored that a ruleset's win check reads, besides the scores."""
+
+    BIDDER = "bidder"
+    """Who won the auction: a tie that includes the bidder (or the bidding side) goes to them."""
+    PARTNER = "partner"
+    """The bidder's called partner, who may break a tie the bidder is not part of."""
+    MOON = "moon"
+    """Whether the bidder shot the moon and took every point, which wins at once."""
+    STARTING_SCORES = "starting_scores"
+    """Each player's score before the deal: the lowest of those who reached the target wins."""
+
+
 @dataclass(frozen=True, slots=True)
 class Choice:
     """One value a field may take, with its label."""

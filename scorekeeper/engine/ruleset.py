@@ -12,6 +12,7 @@ from scorekeeper.engine.describe import (
     Role,
     SideKind,
     Statistic,
+    WinFact,
 )
 from scorekeeper.engine.frozen import EMPTY, FrozenMap, thaw
 from scorekeeper.engine.messages import Message
@@ -78,6 +79,8 @@ class Ruleset(ABC):
     """The counts a player's record shows for this game, in order."""
     summary: Message | None = None
     """One line for the new-game page: who plays and how."""
+    win_facts: tuple[WinFact, ...] = (WinFact.BIDDER,)
+    """What `outcome` reads of the deal just scored besides the scores (see `stand_in_deal`)."""
 
     # -- the table ---------------------------------------------------------------
 

@@ -210,5 +210,6 @@ def test_the_vendored_htmx_takes_over_when_the_cdn_is_unreachable(page, live_ser
         page.goto(live_server + "/")
     finally:
         live_app.config["HTMX_LOCAL_ONLY"] = True
+    page.wait_for_function("() => window.htmx && htmx.version")  # loaded after the page, not before
     assert refused == [HTMX_CDN_URL]
     assert page.evaluate("htmx.version") == HTMX_VERSION

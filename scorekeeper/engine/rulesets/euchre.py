@@ -4,7 +4,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorekeeper.engine.cards import Card, Rank, Suit
-from scorekeeper.engine.describe import Choice, EntryField, FieldKind, Statistic
+from scorekeeper.engine.describe import Choice, EntryField, FieldKind, Statistic, WinFact
 from scorekeeper.engine.errors import RuleViolation
 from scorekeeper.engine.frozen import FrozenMap
 from scorekeeper.engine.messages import Message, msg
@@ -117,6 +117,7 @@ class FiveHandedEuchre(Ruleset):
     target = 10
     deck = DECK
     house_rules: Mapping[str, HouseRule] = FrozenMap()
+    win_facts = (WinFact.STARTING_SCORES,)
     statistics = (
         Statistic("bid", msg("Named trump")),
         Statistic("made", msg("Made")),

@@ -11,6 +11,7 @@ from scorekeeper.engine.describe import (
     FieldKind,
     SideKind,
     Statistic,
+    WinFact,
 )
 from scorekeeper.engine.errors import RuleViolation
 from scorekeeper.engine.frozen import FrozenMap, freeze
@@ -173,6 +174,7 @@ class FiveHandedSchmier(Ruleset):
     target = 21
     deck = DECK
     side_kind = SideKind.INDIVIDUAL
+    win_facts = (WinFact.BIDDER, WinFact.PARTNER)
     summary = msg(
         "Five players, each for themselves; the bidder calls a card and its holder is the "
         "partner for the deal. Six points a deal; 21 wins."

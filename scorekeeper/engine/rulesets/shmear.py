@@ -11,7 +11,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.engine.cards import Card, Rank, Suit
-from scorekeeper.engine.describe import Choice, EntryField, FieldKind, SideKind, Statistic
+from scorekeeper.engine.describe import (
+    Choice,
+    EntryField,
+    FieldKind,
+    SideKind,
+    Statistic,
+    WinFact,
+)
 from scorekeeper.engine.frozen import FrozenMap, freeze
 from scorekeeper.engine.messages import Message, msg
 from scorekeeper.engine.results import (
@@ -162,6 +169,7 @@ class ShmearFamily(Ruleset):
     side_kind = SideKind.INDIVIDUAL
     bids: tuple[Bid, ...] = (*NUMBER_BIDS, MOON)
     """The bids of this game, lowest first."""
+    win_facts: tuple[WinFact, ...] = (WinFact.BIDDER, WinFact.MOON)
     house_rules: Mapping[str, HouseRule] = FrozenMap(
         low_to_taker=HouseRule(
             (True, False),
@@ -1028,6 +1036,7 @@ class ShmearHighLow(ShmearFamily):
     target = 15
     side_kind = SideKind.PAIR
     bids = NUMBER_BIDS
+    win_facts = (WinFact.BIDDER,)
     summary = msg(
         "Four players, each keeping a score; whoever played High and whoever played Low are "
         "partners for the deal and play its contract. No moon. 15 wins."

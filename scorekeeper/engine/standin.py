@@ -1,0 +1,123 @@
+"""A stand-in for the deal just scored, so the win check can settle a position entered by hand.
+
+At the table the question is "we are 21 and 21, Bob bid and Di partnered him: who wins?".
+The win check (`Ruleset.outcome`) answers it from the scores and the last deal; the points
+of that deal do not matter to it, only the facts each ruleset lists in `win_facts`. This
+module builds a played deal carrying those facts, checked against the table, and nothing
+else: the ruleset's own win check does the deciding.
+"""
+
+from collections.abc import Sequence
+
+from scorekeeper.engine.describe import WinFact
+from scorekeeper.engine.errors import RuleViolation
+from scorekeeper.engine.frozen import freeze
+from scorekeeper.engine.messages import Message, msg
+from scorekeeper.engine.results import DealKind, DealResult
+from scorekeeper.engine.ruleset import GameConfig
+from scorekeeper.engine.rulesets.shmear import MOON
+
+
+def unused(fact: WinFact, game: str) -> Message:
+    """Return what is said when a fact is given that the ruleset's win check does not read."""
+    if fact is WinFact.BIDDER:
+        return msg("In %(game)s the win check does not ask who bid.", game=game)
+    if fact is WinFact.PARTNER:
+        return msg("In %(game)s the win check does not ask who partnered the bidder.", game=game)
+    if fact is WinFact.MOON:
+        return msg("%(game)s has no moon.", game=game)
+    return msg("In %(game)s the win check does not use the scores at the start.", game=game)
+
+
+def stand_in_deal(
+    config: GameConfig,
+    scores: Sequence[int],
+    *,
+    bidder: int | None = None,
+    partner: int | None = None,
+    moon: bool = False,
+    starting_scores: Sequence[int] | None = None,
+) -> DealResult:
+    """Return a played deal that left the table at `scores`, for `config.ruleset.outcome`.
+
+    `bidder`, `partner`, `moon` and `starting_scores` are the facts of the deal a win check
+    may read (the ruleset's `win_facts`); a fact the ruleset reads must be given, one it
+    does not read must be left out. The bidding side is the bidder's team in team games,
+    else the bidder with the partner if any. The contract counts as made; a moon is one
+    that took every point. Each seat's change is its score less its starting score (no
+    change when those are not given). Raises RuleViolation naming every fact that does not
+    fit the table, all at once.
+    """
+    facts = config.ruleset.win_facts
+    seats = config.seats
+    problems: dict[str | None, list[Message]] = {}
+
+    def problem(field: str, message: Message) -> None:
+        problems.setdefault(field, []).append(message)
+
+    def is_score(value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    if len(scores) != seats or not all(is_score(s) for s in scores):
+        problem("scores", msg("Give a whole-number score for each of the %(n)s seats.", n=seats))
+    teams = config.teams()
+    if teams and len(scores) == seats:
+        for team in teams:
+            if len({scores[seat] for seat in team}) > 1:
+                problem("scores", msg("Team mates share one score; give each team a single one."))
+                break
+    if WinFact.STARTING_SCORES in facts:
+        if starting_scores is None:
+            problem(
+                "starting_scores",
+                msg("Give each player's score at the start of the deal: the win check uses it."),
+            )
+        elif len(starting_scores) != seats or not all(is_score(s) for s in starting_scores):
+            problem(
+                "starting_scores",
+                msg("Give a whole-number starting score for each of the %(n)s seats.", n=seats),
+            )
+    elif starting_scores is not None:
+        problem("starting_scores", unused(WinFact.STARTING_SCORES, config.ruleset.name))
+    for field, seat in (("bidder", bidder), ("partner", partner)):
+        fact = WinFact(field)
+        if seat is None:
+            if fact is WinFact.BIDDER and fact in facts:
+                problem("bidder", msg("Say who bid this deal: the win check needs it."))
+            continue
+        if fact not in facts:
+            problem(field, unused(fact, config.ruleset.name))
+        elif not is_score(seat) or not 0 <= seat < seats:
+            problem(
+                field,
+                msg(
+                    "Seat %(seat)s is not at this table: seats run from 0 to %(last)s.",
+                    seat=seat,
+                    last=seats - 1,
+                ),
+            )
+    if partner is not None and partner == bidder:
+        problem("partner", msg("The bidder cannot be their own partner."))
+    if moon and WinFact.MOON not in facts:
+        problem("moon", unused(WinFact.MOON, config.ruleset.name))
+    if problems:
+        raise RuleViolation(problems)
+
+    if bidder is None:
+        side: tuple[int, ...] = ()
+    elif teams:
+        team = next(team for team in teams if bidder in team)
+        side = (bidder, *(seat for seat in team if seat != bidder))
+    else:
+        side = (bidder,) if partner is None else (bidder, partner)
+    start = tuple(scores) if starting_scores is None else tuple(starting_scores)
+    return DealResult(
+        number=1,
+        dealer=0 if bidder is None else (bidder - 1) % seats,
+        kind=DealKind.PLAYED,
+        bidders=side,
+        made=True,
+        deltas=tuple(end - begin for end, begin in zip(scores, start, strict=True)),
+        scores=tuple(scores),
+        detail=freeze({"bidder": bidder, "partner": partner, "bid": MOON if moon else None}),
+    )

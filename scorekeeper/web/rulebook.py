@@ -1,0 +1,177 @@
+"""The project's rule book, docs/rules.md, cut into the sections the rules pages show.
+
+The book is the one text of the rules: the pages render it rather than repeat it, so the
+pages, the API and the tests keep following the same words. It is written in English.
+"""
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import markdown
+from flask import current_app, url_for
+from markupsafe import Markup
+
+GENERAL = ("conventions", "what-every-entry-must-not-do", "corrections")
+"""The sections about every game, shown on the rules index rather than on a game's page."""
+
+ANCHOR = re.compile(r'^<a id="([^"]+)"></a>\s*$')
+STEP_ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
+LINK = re.compile(r"\]\(#([^)]+)\)")
+STEP = re.compile(r"^(\d+)\.\s+(.*)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One `##` section of the book: its anchor, its heading and its Markdown body."""
+
+    key: str
+    """The anchor the book gives it (`five-handed-schmier`), else its heading as a slug."""
+    title: str
+    """The heading's text."""
+    body: str
+    """The Markdown below the heading, up to the next section or rule."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a game's win check, as its "Who wins" list gives it."""
+
+    number: int
+    """Its place in the list, from 1: the steps are tried in this order."""
+    anchor: str | None
+    """The id the book gives it (`shmear-win-bidder`); None for "nobody is at the target"."""
+    decided_by: str | None
+    """The `decided_by` the step records, read from its anchor; None for the first step."""
+    html: Markup
+    """The step's text (inline HTML, its anchor left out so it can be shown twice)."""
+
+
+def book_path():
+    """Return where the rule book lives: docs/rules.md beside the package."""
+    return Path(current_app.root_path).parent / "docs" / "rules.md"
+
+
+def sections():
+    """Return the book's sections by key, in the book's order."""
+    path = book_path()
+    return _parse(str(path), path.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=4)
+def _parse(path, mtime):
+    """Return the sections of the book at `path` (`mtime` makes an edited book read again)."""
+    found = {}
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    anchor, key, title, body = None, None, None, []
+
+    def close():
+        if key is not None:
+            found[key] = Section(key, title, "\n".join(body).strip("\n"))
+
+    for line in lines:
+        match = ANCHOR.match(line)
+        if match:
+            close()
+            key = None
+            anchor = match.group(1)
+            continue
+        if line.startswith("## "):
+            close()
+            title = line[3:].strip()
+            key = anchor or _slug(title)
+            anchor, body = None, []
+            continue
+        if line.strip() == "---":
+            close()
+            key = None
+            continue
+        anchor = None
+        if key is not None:
+            body.append(line)
+    close()
+    return found
+
+
+def _slug(title):
+    """Return a heading as its anchor, the way the book's own links spell them."""
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+
+
+def ruleset_sections(ruleset_id, ruleset_ids):
+    """Return the sections a game's page shows: its own, then those it builds on.
+
+    A game's section may send the reader to a section it shares with its family ("as in
+    the Shmear family"); those come after it, so the page holds every rule it refers to.
+    """
+    book = sections()
+    own = book[ruleset_id]
+    shown = [own]
+    for key in LINK.findall(own.body):
+        wanted = key in book and key not in ruleset_ids and key not in GENERAL
+        if wanted and book[key] not in shown:
+            shown.append(book[key])
+    return shown
+
+
+def render(section, *, top_level, page_keys, ruleset_ids):
+    """Return a section as HTML: `top_level` drops its heading and lifts its subheadings.
+
+    Links to another game's section go to that game's page, links to a general section to
+    the rules index, and links to a section on this page stay where they are.
+    """
+    body = LINK.sub(lambda m: "](" + _href(m.group(1), page_keys, ruleset_ids) + ")", section.body)
+    if top_level:
+        body = re.sub(r"^###(?=\s)", "##", body, flags=re.MULTILINE)
+    else:
+        body = f"## {section.title} {{#{section.key}}}\n\n" + body
+    return Markup(_markdown(body))
+
+
+def _href(key, page_keys, ruleset_ids):
+    """Return where a link of the book to `#key` goes from a rules page."""
+    if key in page_keys:
+        return "#" + key
+    if key in ruleset_ids:
+        return url_for("rules.show", ruleset_id=key)
+    return url_for("rules.index", _anchor=key)
+
+
+def _markdown(text):
+    """Return the book's Markdown as HTML (tables, heading ids, raw anchors kept)."""
+    return markdown.markdown(text, extensions=["tables", "attr_list", "sane_lists"])
+
+
+def anchors():
+    """Return every id the book gives with `<a id>`: the steps of the win checks among them."""
+    found = set()
+    for section in sections().values():
+        found.update(STEP_ANCHOR.findall(section.body))
+    return found
+
+
+def win_steps(ruleset_id):
+    """Return the steps of a game's win check, in the order its "Who wins" list tries them."""
+    body = sections()[ruleset_id].body
+    lines = body.split("### Who wins", 1)[-1].splitlines()
+    items = []
+    for line in lines:
+        if line.startswith("### "):
+            break
+        match = STEP.match(line)
+        if match:
+            items.append([int(match.group(1)), match.group(2)])
+        elif items and line.startswith("   ") and line.strip():
+            items[-1][1] += " " + line.strip()
+        elif items and line.strip():
+            break
+    prefix = f"{ruleset_id}-win-"
+    steps = []
+    for number, text in items:
+        found = STEP_ANCHOR.search(text)
+        anchor = found.group(1) if found else None
+        inline = _markdown(STEP_ANCHOR.sub("", text)).removeprefix("<p>").removesuffix("</p>")
+        decided_by = anchor.removeprefix(prefix) if anchor and anchor.startswith(prefix) else None
+        steps.append(Step(number, anchor, decided_by, Markup(inline)))
+    return steps

@@ -1,0 +1,94 @@
+"""The rules at hand: each game's rules from the rule book, and the tie-break settler."""
+
+from flask import Blueprint, abort, request, url_for
+from flask_babel import gettext as _
+
+from scorekeeper import engine
+from scorekeeper.web import rulebook, settler
+from scorekeeper.web.htmx import render
+
+bp = Blueprint("rules", __name__, url_prefix="/rules")
+
+STEP_NAMES = {
+    None: lambda: _("Nobody at the target"),
+    "highest": lambda: _("Highest score"),
+    "bidder": lambda: _("The bidder"),
+    "partner": lambda: _("The partner"),
+    "shared": lambda: _("Unresolved tie"),
+    "moon": lambda: _("The moon"),
+    "lowest_at_start": lambda: _("Lowest at the start of the deal"),
+    "draw": lambda: _("Draw"),
+}
+"""Each step of a win check by the `decided_by` it records, in words."""
+
+
+def _ruleset_or_404(ruleset_id):
+    """Return the ruleset with this id, or answer 404."""
+    by_id = {r.id: r for r in engine.rulesets()}
+    if ruleset_id not in by_id:
+        abort(404)
+    return by_id[ruleset_id]
+
+
+@bp.get("")
+def index():
+    """List the seven games, each with its summary, and the rules they all share."""
+    ids = {r.id for r in engine.rulesets()}
+    book = rulebook.sections()
+    general = [
+        rulebook.render(
+            book[key], top_level=False, page_keys=set(rulebook.GENERAL), ruleset_ids=ids
+        )
+        for key in rulebook.GENERAL
+    ]
+    return render(
+        "rules/index.html", "rules/index.html", rulesets=engine.rulesets(), general=general
+    )
+
+
+@bp.get("/<ruleset_id>")
+def show(ruleset_id):
+    """Show a game's rules and an empty settler for its table."""
+    return _page(_ruleset_or_404(ruleset_id), {})
+
+
+@bp.get("/<ruleset_id>/settle")
+def settle(ruleset_id):
+    """Judge a position entered by hand; htmx gets the settler alone, others the whole page."""
+    return _page(_ruleset_or_404(ruleset_id), request.args)
+
+
+def _page(ruleset, args):
+    """Render the rules page (or, for htmx, the settler) with the settler's answer, if any."""
+    form, table, verdict, status = settler.settle(ruleset, args)
+    ids = {r.id for r in engine.rulesets()}
+    shown = rulebook.ruleset_sections(ruleset.id, ids)
+    page_keys = {section.key for section in shown}
+    sections = [
+        rulebook.render(section, top_level=index == 0, page_keys=page_keys, ruleset_ids=ids)
+        for index, section in enumerate(shown)
+    ]
+    return render(
+        "rules/show.html",
+        "rules/_settler.html",
+        status,
+        ruleset=ruleset,
+        sections=sections,
+        form=form,
+        table=table,
+        verdict=verdict,
+        step_names=STEP_NAMES,
+        reshaped="shape" in args and verdict is None and status == 200,
+    )
+
+
+@bp.app_template_global()
+def rules_step_url(ruleset_id, decided_by=None):
+    """Return the address of the step of a game's win check that decided (`decided_by`).
+
+    Without a step, or for a step the rule book does not mark, the game's rules page.
+    """
+    anchor = f"{ruleset_id}-win-{decided_by}" if decided_by else None
+    if anchor is not None and anchor not in rulebook.anchors():
+        anchor = None
+    return url_for("rules.show", ruleset_id=ruleset_id, _anchor=anchor)

@@ -1,0 +1,319 @@
+"""The tie-break settler: a position entered by hand, judged by the ruleset's own win check.
+
+The form asks only what the game's win check reads (the ruleset's `win_facts`): the scores
+at the end of a deal, one per player or per team, the bidder, the partner, a moon, the
+scores at the start. The engine builds a stand-in for that deal and its `outcome` decides;
+nothing here knows a rule. The form is a GET form: it changes nothing, and its address can
+be sent round the table.
+"""
+
+from dataclasses import dataclass
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, HiddenField, RadioField, StringField
+from wtforms.fields.choices import SelectChoice
+
+from scorekeeper import engine
+from scorekeeper.web.forms import HOUSE_RULE_VALUE_LABELS, NONE, _RuleErrors
+from scorekeeper.web.i18n import join_words, translate
+from scorekeeper.web.rulebook import win_steps
+
+DEFAULT_PLAYERS = 4
+"""How many sit at the table when a game allows several counts and none was chosen."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the settler says: the engine's outcome and the step of the win check that decided."""
+
+    outcome: engine.Outcome
+    """The ruleset's own answer."""
+    headline: str
+    """Who wins, in one sentence of the page's language."""
+    steps: tuple
+    """The win check's steps as (step, state), state one of "passed", "decided", "not-reached"."""
+    step: object
+    """The step that decided (or that leaves the game going on)."""
+
+
+class SettlerForm(_RuleErrors, FlaskForm):
+    """The table, the house rules and the end of one deal; fields are added per ruleset."""
+
+    class Meta:
+        csrf = False  # a GET form that changes nothing: there is nothing to forge
+
+    shape = HiddenField()
+
+    def side_fields(self, prefix):
+        """Return the per-side score fields with this prefix (`score`, `start`), in seat order."""
+        return [field for name, field in self._fields.items() if name.startswith(prefix + "_")]
+
+    def house_rule_fields(self):
+        """Return the house-rule radio groups, in the ruleset's order."""
+        return [field for name, field in self._fields.items() if name.startswith("hr_")]
+
+
+def _choices(pairs):
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+def _encode(value):
+    """Return the form text of a house-rule value (booleans as true/false)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def player_names(count):
+    """Return the names the settler gives the seats: Player 1, Player 2 …"""
+    return [_("Player %(n)s", n=seat + 1) for seat in range(count)]
+
+
+def _int(text):
+    """Return the whole number in `text` (a sign allowed), or None."""
+    text = (text or "").strip().replace("\u2212", "-")
+    body = text[1:] if text[:1] in "+-" else text
+    return int(text) if body.isdigit() else None
+
+
+class Table:
+    """The shape of the settler's table: how many players, the house rules, the sides."""
+
+    def __init__(self, ruleset, args):
+        self.ruleset = ruleset
+        fixed = ruleset.min_players == ruleset.max_players
+        wanted = _int(args.get("players"))
+        if fixed:
+            self.players = ruleset.min_players
+        elif wanted is not None and ruleset.min_players <= wanted <= ruleset.max_players:
+            self.players = wanted
+        else:
+            self.players = min(max(DEFAULT_PLAYERS, ruleset.min_players), ruleset.max_players)
+        self.variable = not fixed
+        self.house_rules = {}
+        for name, rule in ruleset.house_rules.items():
+            by_text = {_encode(v): v for v in rule.values}
+            self.house_rules[name] = by_text.get(args.get("hr_" + name), rule.default)
+        self.names = player_names(self.players)
+        config = self.configure(self.house_rules)
+        self.sides = config.teams() or tuple((seat,) for seat in range(self.players))
+        self.teams = config.teams() is not None
+        self.shaping = {
+            name
+            for name, rule in ruleset.house_rules.items()
+            if len({self.configure({**self.house_rules, name: v}).teams() for v in rule.values}) > 1
+        }
+        """The house rules that change the table's sides (the teams), so redraw the form."""
+
+    def configure(self, house_rules):
+        """Return the engine's configuration of this table with these house rules."""
+        return engine.configure(self.ruleset.id, self.names, 0, None, dict(house_rules))
+
+    @property
+    def key(self):
+        """Return the shape as text, to tell when the form was drawn for another table."""
+        return "-".join(".".join(str(seat) for seat in side) for side in self.sides)
+
+    def side_name(self, side):
+        """Return a side for people: a player's name, or the team's names joined."""
+        return join_words([self.names[seat] for seat in side])
+
+
+def build_form(ruleset, args):
+    """Return the settler's form for the table the query asks for, and that table."""
+    table = Table(ruleset, args)
+    facts = ruleset.win_facts
+    target_label = _l("Target score")
+
+    class Form(SettlerForm):
+        pass
+
+    if table.variable:
+        Form.players = RadioField(
+            _l("Players at the table"),
+            choices=_choices(
+                (str(n), str(n)) for n in range(ruleset.min_players, ruleset.max_players + 1)
+            ),
+            validate_choice=False,
+        )
+    Form.target = StringField(target_label)
+    for name, rule in ruleset.house_rules.items():
+        field = RadioField(
+            translate(rule.label) if rule.label else name.replace("_", " ").capitalize(),
+            choices=_choices(
+                (_encode(v), HOUSE_RULE_VALUE_LABELS.get(v, str(v))) for v in rule.values
+            ),
+            validate_choice=False,
+            description=translate(rule.summary),
+        )
+        setattr(Form, "hr_" + name, field)
+    for index, side in enumerate(table.sides):
+        setattr(Form, f"score_{index}", StringField(table.side_name(side)))
+    if engine.WinFact.STARTING_SCORES in facts:
+        for index, side in enumerate(table.sides):
+            setattr(Form, f"start_{index}", StringField(table.side_name(side)))
+    seats = [(str(seat), name) for seat, name in enumerate(table.names)]
+    if engine.WinFact.BIDDER in facts:
+        Form.bidder = RadioField(_l("Who bid"), choices=_choices(seats), validate_choice=False)
+    if engine.WinFact.PARTNER in facts:
+        Form.partner = RadioField(
+            _l("Who partnered the bidder"),
+            choices=_choices([*seats, (NONE, _("No partner"))]),
+            validate_choice=False,
+        )
+    if engine.WinFact.MOON in facts:
+        Form.moon = BooleanField(_l("The bidder shot the moon and took all four points"))
+
+    submitted = "shape" in args
+    form = Form(formdata=args if submitted else None)
+    if not submitted:
+        form.target.data = str(ruleset.target)
+        for name, value in table.house_rules.items():
+            form["hr_" + name].data = _encode(value)
+        if table.variable:
+            form.players.data = str(table.players)
+    form.shape.data = table.key
+    return form, table
+
+
+def settle(ruleset, args):
+    """Judge the position in the query: return the form, the table, a Verdict or None, status.
+
+    Nothing is judged when the form comes fresh or was drawn for another table (the number
+    of players or the teams changed): the form is shown again in its new shape.
+    """
+    form, table = build_form(ruleset, args)
+    if "shape" not in args or args.get("shape") != table.key:
+        return form, table, None, 200
+    problems = {}
+
+    def problem(name, message):
+        problems.setdefault(name, []).append(message)
+
+    if table.variable and _int(args.get("players")) != table.players:
+        problem(
+            "players",
+            _(
+                "Choose how many sit at the table: %(min)s to %(max)s.",
+                min=ruleset.min_players,
+                max=ruleset.max_players,
+            ),
+        )
+    target = _int(form.target.data)
+    if target is None:
+        problem("target", _("Enter the target as a whole number, such as %(n)s.", n=ruleset.target))
+    for field in form.house_rule_fields():
+        if field.data not in {c.value for c in field.choices}:
+            problem(field.short_name, _("Choose one of the values offered."))
+
+    def scores(prefix):
+        values = []
+        for field in form.side_fields(prefix):
+            value = _int(field.data)
+            if not (field.data or "").strip():
+                problem(field.short_name, _("Enter the score of %(side)s.", side=field.label.text))
+            elif value is None:
+                problem(
+                    field.short_name,
+                    _(
+                        "Enter the score of %(side)s as a whole number, such as 21.",
+                        side=field.label.text,
+                    ),
+                )
+            values.append(value)
+        seat_scores = [0] * table.players
+        for side, value in zip(table.sides, values, strict=True):
+            for seat in side:
+                seat_scores[seat] = value
+        return seat_scores
+
+    end = scores("score")
+    start = scores("start") if form.side_fields("start") else None
+    facts = {}
+    for role in ("bidder", "partner"):
+        if role not in form:
+            continue
+        text = form[role].data
+        if role == "partner" and text in (None, NONE):
+            continue
+        seat = _int(text)
+        if seat is None or not 0 <= seat < table.players:
+            if text is None:
+                continue  # the engine says the bidder is needed
+            message = (
+                _("Choose the bidder from the players at the table.")
+                if role == "bidder"
+                else _("Choose the partner from the players at the table, or No partner.")
+            )
+            problem(role, message)
+        else:
+            facts[role] = seat
+    if "moon" in form:
+        facts["moon"] = bool(form.moon.data)
+    if start is not None:
+        facts["starting_scores"] = start
+
+    if problems:
+        form.add_rule_errors(problems)
+        return form, table, None, 422
+    try:
+        config = engine.configure(
+            ruleset.id,
+            table.names,
+            0,
+            target,
+            dict(table.house_rules),
+        )
+        last = engine.stand_in_deal(config, end, **facts)
+    except engine.RuleViolation as exc:
+        renamed = {
+            ("score_0" if name == "scores" else "start_0" if name == "starting_scores" else name): m
+            for name, m in exc.problems.items()
+        }
+        form.add_rule_errors(renamed)
+        return form, table, None, 422
+    outcome = config.ruleset.outcome(config, tuple(end), last)
+    return form, table, verdict(config, outcome), 200
+
+
+def verdict(config, outcome):
+    """Return the settler's answer: who wins, and the step of the win check that decided."""
+    names = [config.players[seat] for seat in outcome.winners]
+    status = outcome.status
+    if status == engine.Status.WON:
+        headline = (
+            _("%(name)s wins.", name=names[0])
+            if len(names) == 1
+            else _("%(names)s win.", names=join_words(names))
+        )
+    elif status == engine.Status.SHARED:
+        headline = _("%(names)s share the win.", names=join_words(names))
+    elif status == engine.Status.DRAWN:
+        headline = _("The game is drawn.")
+    elif outcome.open_tie:
+        headline = _("Nobody has won yet: another deal is played.")
+    else:
+        headline = _("Nobody has won yet.")
+    key = (
+        outcome.decided_by.value
+        if outcome.decided_by is not None
+        else "shared"
+        if outcome.open_tie
+        else None
+    )
+    steps = win_steps(config.ruleset.id)
+    decided = next((step for step in steps if step.decided_by == key), None)
+    states = []
+    for step in steps:
+        if decided is None:
+            state = "not-reached"
+        elif step.number < decided.number:
+            state = "passed"
+        elif step is decided:
+            state = "decided"
+        else:
+            state = "not-reached"
+        states.append((step, state))
+    return Verdict(outcome, headline, tuple(states), decided)
