@@ -80,7 +80,7 @@ FIVE_DEFAULTS = {"target": 21, "hr_unresolved_tie": "play_on", "hr_joker_callabl
             {**FIVE_DEFAULTS, "hr_partner_breaks_ties": "false", "bidder": 2, "partner": 1},
             (
                 "Nobody has won yet: another deal is played.",
-                "Player 1 and Player 2 both reached 21 and the written rules do not settle the "
+                "Player 1 and Player 2 both reached 21, and the written rules do not settle the "
                 "tie, so another deal is played (house rule: play on).",
                 "five-handed-schmier-win-shared",
             ),
