@@ -99,7 +99,7 @@ FIVE_DEFAULTS = {"target": 21, "hr_unresolved_tie": "play_on", "hr_joker_callabl
             },
             (
                 "Player 1, Player 2 and Player 3 share the win.",
-                "Player 1, Player 2 and Player 3 all reached 23 and the written rules do not "
+                "Player 1, Player 2 and Player 3 all reached 23, and the written rules do not "
                 "settle the tie, so they share the win (house rule: a tie is shared).",
                 "five-handed-schmier-win-shared",
             ),
