@@ -23,7 +23,8 @@ from wtforms import (
     TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.utils import unset_value
+from wtforms.validators import InputRequired, Length, Optional
 
 from scorekeeper import engine
 from scorekeeper.engine import FieldKind
@@ -99,6 +100,24 @@ def scoring_sides(config):
     return [(team_label(config.players[s] for s in team), tuple(team)) for team in teams]
 
 
+class _Rows(FieldList):
+    """A list with exactly `min_entries` entries at indexes 0 to n-1, whatever the post holds.
+
+    One entry per seat (or speaker, or side): a post that leaves some out, or adds others,
+    cannot shift a name or a count to another seat.
+    """
+
+    def process(self, formdata, data=unset_value, extra_filters=None):
+        if extra_filters:
+            raise TypeError("A list of rows takes no filters; give them to its field.")
+        self.last_index = -1
+        self.entries = []
+        self.object_data = data
+        values = [] if data is unset_value or not data else list(data)
+        for index in range(self.min_entries):
+            self._add_entry(formdata, values[index] if index < len(values) else unset_value, index)
+
+
 class _Radio(RadioField):
     """A radio group that may be left empty: the engine says what is missing."""
 
@@ -138,7 +157,7 @@ class _RuleErrors:
         for field in self._fields.values():
             if isinstance(field, FieldList):
                 for entry in field.entries:
-                    if entry.short_name == name:
+                    if entry.name == name:
                         return entry
         return None
 
@@ -152,16 +171,13 @@ class NewGameForm(_RuleErrors, FlaskForm):
     shown_elsewhere = frozenset({"house_rules"})
 
     ruleset = RadioField(_l("Ruleset"), validators=[InputRequired()])
-    players = FieldList(StringField(_l("Player")), min_entries=1)
+    players = _Rows(StringField(_l("Player")), min_entries=5)
     first_dealer = RadioField(_l("First dealer"), default=RANDOM, validators=[InputRequired()])
     target = IntegerField(_l("Target score"), validators=[Optional()])
 
     def setup(self, ruleset):
         """Fill the choices that depend on the ruleset: one name input per seat it allows."""
         self.rules = ruleset
-        while len(self.players) < ruleset.max_players:
-            self.players.append_entry()
-        del self.players.entries[ruleset.max_players :]
         for seat, entry in enumerate(self.players):
             entry.label.text = (
                 _l("Player %(n)s", n=seat + 1)
@@ -257,7 +273,7 @@ def new_game_form(rulesets, ruleset, **kwargs):
     """Return the new-game form with the ruleset choices and the ruleset's house rules."""
 
     class Form(NewGameForm):
-        pass
+        players = _Rows(StringField(_l("Player")), min_entries=ruleset.max_players)
 
     for name, rule in ruleset.house_rules.items():
         label = (
@@ -350,12 +366,17 @@ class DealForm(_RuleErrors, FlaskForm):
     def _sub_names(self, field):
         control = self._fields.get(field.name)
         if isinstance(control, FieldList):
-            return [entry.short_name for entry in control.entries]
+            return [entry.name for entry in control.entries]
         return []
 
     def validate(self, extra_validators=None):
         """Check the shape of what was sent (numbers, complete counts); rules are the engine's."""
         valid = super().validate(extra_validators)
+        if self.number.data and self.posted_number() is None:
+            self.add_rule_errors(
+                {None: [_l("The page sent a deal number that is not a number: reload the page.")]}
+            )
+            valid = False
         for field in self.described:
             try:
                 self._value_of(field)
@@ -550,20 +571,17 @@ def _deal_form_class(config, dealer):
             else:
                 labels = [label for label, _seats in sides]
                 count_keys[name] = None
-            attrs[name] = FieldList(
-                IntegerField(validators=[Optional(), NumberRange(min=0)]),
+            attrs[name] = _Rows(
+                IntegerField(validators=[Optional()]),
                 label=Words(field.label),
                 min_entries=len(labels),
-                max_entries=len(labels),
             )
             row_labels[name] = labels
         elif kind == FieldKind.AUCTION:
             choices = [(c.value, Words(c.label)) for c in field.choices]
             values[name] = {str(value): value for value, _label in choices}
             pairs = [(NONE, _l("Pass")), *((str(v), label) for v, label in choices)]
-            attrs[name] = FieldList(
-                _Radio(choices=pairs), label=Words(field.label), min_entries=n, max_entries=n
-            )
+            attrs[name] = _Rows(_Radio(choices=pairs), label=Words(field.label), min_entries=n)
             row_labels[name] = [config.players[seat] for seat in speakers]
             if field.blank is not None:
                 attrs[f"{name}_passed"] = BooleanField(Words(field.blank))
