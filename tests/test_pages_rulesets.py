@@ -138,10 +138,10 @@ def test_worked_game_played_through_the_deal_form(client, example):
     names = example["players"]
     rows = board(page)
     assert [score for _name, score in rows] == [expected["scores"][side[0]] for side in sides]
-    if teams:
-        assert [name for name, _score in rows][0].startswith(names[teams[0][0]] + ",") or [
-            name for name, _score in rows
-        ][0] == f"{names[teams[0][0]]} & {names[teams[0][1]]}"
+    # A team is one row, named by its members: "Ann & Di", "Ann, Cy & Ed".
+    labels = [[names[seat] for seat in side] for side in sides]
+    labels = [", ".join(m[:-1]) + " & " + m[-1] if len(m) > 1 else m[0] for m in labels]
+    assert [name for name, _score in rows] == labels
     if final["status"] != "in_progress":
         banner = page[page.index('class="banner"') :]
         assert 'id="deal-form"' not in page
