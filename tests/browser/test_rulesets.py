@@ -9,6 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from scorekeeper import engine
 from tests.browser.conftest import PHONE, check_axe
 from tests.browser.test_table import board, group, tap, wait_for
 
@@ -19,7 +20,10 @@ def start(page, live_server, ruleset, players, target=None):
     """Choose the ruleset with its chip, name the players, start; Ann deals first."""
     page.goto(live_server + "/games/new")
     group(page, "Ruleset").get_by_role("radio", name=ruleset, exact=True).click()
-    expect(page.locator("#ruleset-summary")).to_be_visible()
+    # The setup swaps in for that game: wait for it before typing, or the swap drops the names.
+    rules = next(r for r in engine.rulesets() if r.name == ruleset)
+    expect(page.locator("#ruleset-summary")).to_have_text(str(rules.summary))
+    expect(page.locator('input[name^="players-"]')).to_have_count(rules.max_players)
     expect(group(page, "Ruleset").get_by_role("radio", name=ruleset, exact=True)).to_be_checked()
     for seat, name in enumerate(players):
         page.locator(f'input[name="players-{seat}"]').fill(name)
