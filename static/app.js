@@ -17,43 +17,66 @@
     });
   }
 
-  /* Narrow the deal form to what still makes sense; the server checks everything anyway. */
+  /* Narrow the deal form to what still makes sense, from what the page says of the game
+     (data attributes written from the ruleset's description); the server checks
+     everything anyway, so nothing here decides a rule. */
   function narrowDeal(form, changed) {
-    var bidder = value(form, "bidder");
-    radios(form, "partner").forEach(function (input) {
-      var isBidder = input.value === bidder;
-      input.closest(".chip").hidden = isBidder;
-      if (isBidder && input.checked) { input.checked = false; }
+    var fields = form.querySelector(".deal-fields");
+    if (!fields) { return; }
+
+    /* A seat field that never equals another (the partner is never the bidder). */
+    fields.querySelectorAll("[data-not-same-as]").forEach(function (group) {
+      var other = value(form, group.dataset.notSameAs);
+      radios(form, group.dataset.field).forEach(function (input) {
+        var same = input.value === other;
+        input.closest(".chip").hidden = same;
+        if (same && input.checked) { input.checked = false; }
+      });
     });
 
-    var rank = value(form, "called_rank");
-    var suitGroup = form.querySelector("#called_suit-group");
-    var noSuit = rank === "none" || rank === "JOKER";
-    if (suitGroup) { suitGroup.hidden = noSuit; }
-    if (changed && changed.name === "called_rank" && rank === "none") { check(form, "partner", "none"); }
+    var calledPoints = JSON.parse(fields.dataset.calledPoints || "{}");
+    var suitField = fields.dataset.suitField;
+    fields.querySelectorAll("[data-card]").forEach(function (group) {
+      var name = group.dataset.card;
+      var holder = group.dataset.holder;
+      var rank = value(form, name + "_rank");
+      var specials = (group.dataset.specials || "").split(" ");
+      /* No card called, or a card that has no suit to choose: the suits are not asked. */
+      var noSuit = rank === "none" || specials.indexOf(rank) >= 0;
+      var suitGroup = form.querySelector("#" + name + "_suit-group");
+      if (suitGroup) { suitGroup.hidden = noSuit; }
+      if (!holder) { return; }
+      if (changed && changed.name === name + "_rank" && rank === "none") { check(form, holder, "none"); }
 
-    var trump = value(form, "trump");
-    var suit = value(form, "called_suit");
-    var trumpCalled = trump && !noSuit && suit === trump;
-    var partner = value(form, "partner");
-    var pointOfCard = trumpCalled ? { A: "high", 4: "low" }[rank] : null;
-    var cardSide = ["trump", "called_rank", "called_suit", "partner"];
-    if (pointOfCard && changed) {
-      if (cardSide.indexOf(changed.name) >= 0 && partner && partner !== "none") {
-        check(form, pointOfCard, partner);
-      } else if (changed.name === pointOfCard && (!partner || partner === "none")) {
-        check(form, "partner", value(form, pointOfCard));
+      /* Calling this rank of trump makes its holder take the point: fill in the obvious. */
+      var trump = suitField ? value(form, suitField) : null;
+      var suit = value(form, name + "_suit");
+      var trumpCalled = trump && !noSuit && suit === trump;
+      var point = trumpCalled ? calledPoints[rank] : null;
+      var partner = value(form, holder);
+      var cardSide = [suitField, name + "_rank", name + "_suit", holder];
+      if (point && changed) {
+        if (cardSide.indexOf(changed.name) >= 0 && partner && partner !== "none") {
+          check(form, point, partner);
+        } else if (changed.name === point && (!partner || partner === "none")) {
+          check(form, holder, value(form, point));
+        }
       }
-    }
+    });
   }
 
-  /* On the new-game page, name the first-dealer choices after the players as they are typed. */
+  /* On the new-game page, name the first-dealer choices and the teams after the players
+     as they are typed. */
   function nameDealers(input) {
     var seat = Number(input.dataset.seat);
+    var name = input.value.trim();
     var label = document.querySelector("#first_dealer-" + (seat + 1) + " + span");
     if (label) {
-      label.textContent = input.value.trim() || label.dataset.placeholder || label.textContent;
+      label.textContent = name || label.dataset.placeholder || label.textContent;
     }
+    document.querySelectorAll('[data-seat-name="' + seat + '"]').forEach(function (span) {
+      span.textContent = name || span.dataset.placeholder;
+    });
   }
 
   function setUp(root) {
@@ -63,6 +86,10 @@
       if (label && !label.dataset.placeholder) { label.dataset.placeholder = label.textContent; }
       if (input.value.trim()) { nameDealers(input); }
     });
+    /* With htmx the setup swaps by itself when the game changes: no button needed. */
+    if (window.htmx) {
+      root.querySelectorAll(".no-htmx").forEach(function (element) { element.hidden = true; });
+    }
   }
 
   document.addEventListener("change", function (event) {

@@ -11,20 +11,20 @@ ANN, BOB, CY, DI, ED = range(5)
 
 # Deal 1 as first entered, with Jack wrongly given to Cy: the bidders are set.
 DEAL_1_WRONG = {
-    "bidder": BOB, "bid": 4, "trump": "H", "called_rank": "K", "called_suit": "H",
+    "bidder": BOB, "bid": 4, "trump": "H", "called_card_rank": "K", "called_card_suit": "H",
     "partner": DI, "high": DI, "low": ANN, "jack": CY, "off_jack": CY, "joker": BOB,
     "game": "bidders",
 }  # fmt: skip
 DEAL_2 = {
-    "bidder": CY, "bid": 3, "trump": "S", "called_rank": "A", "called_suit": "S",
+    "bidder": CY, "bid": 3, "trump": "S", "called_card_rank": "A", "called_card_suit": "S",
     "partner": ED, "high": ED, "low": CY, "jack": ANN, "off_jack": CY, "joker": ED,
     "game": "bidders",
 }  # fmt: skip
 # Di and Bob both reach 10; Di bid, so Di wins the tie.
 DEAL_4 = {
-    "bidder": DI, "bid": 3, "trump": "C", "called_rank": "Q", "called_suit": "C",
+    "bidder": DI, "bid": 3, "trump": "C", "called_card_rank": "Q", "called_card_suit": "C",
     "partner": BOB, "high": BOB, "low": DI, "jack": DI, "off_jack": BOB, "joker": DI,
-    "game_bidders": 25, "game_opponents": 30,
+    "game_points-0": 25, "game_points-1": 30,
 }  # fmt: skip
 
 
@@ -292,10 +292,10 @@ def test_an_auction_that_does_not_rise_is_refused_next_to_the_auction(client):
 
 def test_the_joker_is_offered_as_called_card_only_under_the_house_rule(client):
     plain = client.get(start_game(client)).text
-    assert 'name="called_rank"' in plain
-    assert 'value="JOKER"' not in group(plain, "called_rank")
+    assert 'name="called_card_rank"' in plain
+    assert 'value="JOKER"' not in group(plain, "called_card_rank")
     joker = client.get(start_game(client, joker_callable=True)).text
-    assert 'value="JOKER"' in group(joker, "called_rank")
+    assert 'value="JOKER"' in group(joker, "called_card_rank")
 
 
 def test_home_lists_the_games_this_device_opened_newest_first(client):
@@ -309,10 +309,12 @@ def test_home_lists_the_games_this_device_opened_newest_first(client):
 
 
 def test_rule_problems_without_a_control_of_their_own_show_at_the_top(app):
-    from scorekeeper.web.forms import DealForm
+    from scorekeeper import engine
+    from scorekeeper.web.forms import deal_form
 
+    config = engine.configure("five-handed-schmier", PLAYERS, 0)
     with app.test_request_context():
-        form = DealForm(formdata=None)
+        form = deal_form(config, 0, fresh=True)
     form.add_rule_errors({"bidder": ["b"], "called_card": ["c"], "surprise": ["s"], None: ["n"]})
     assert form.errors_for("bidder") == ["b"]
     assert form.errors_for("called_card") == ["c"]

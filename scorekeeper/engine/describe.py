@@ -93,13 +93,19 @@ class EntryField:
     hint: Message | None = None
     """One line that says what to enter."""
     choices: tuple[Choice, ...] = ()
-    """Allowed values where they are not the seats, the suits or the deck."""
+    """Allowed values where they are not the seats or the suits; for a card, the cards that
+    may be called besides a rank of every suit (the joker, Euchre's 2S and 2H)."""
     blank: Message | None = None
-    """The label of leaving it out on purpose ("No partner", "Not in play"), if allowed."""
+    """The label of leaving it out on purpose ("No partner", "Not in play"), if allowed; for
+    an auction, the label of one where everyone passed and the hand is still played."""
     point: bool = False
     """Whether it awards one of the hand's points (shown together in a grid)."""
     advanced: bool = False
     """Whether the form tucks it away by default (the auction, the counts)."""
+    differs_from: str | None = None
+    """Another seat field this one never equals (the partner is never the bidder)."""
+    holder: str | None = None
+    """For a called card: the seat field naming who held it (the partner)."""
 
 
 @dataclass(frozen=True, slots=True)

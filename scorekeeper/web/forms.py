@@ -1,10 +1,19 @@
-"""FlaskForm classes for the pages; they check shape only, the engine checks the rules."""
+"""FlaskForm classes for the pages; they check shape only, the engine checks the rules.
+
+The deal form is not written for one game: `deal_form` builds its class from the ruleset's
+own description of a deal (`Ruleset.entry_fields`), one control per entry field, named like
+the engine's field, so the engine's messages land beside the control that caused them.
+"""
+
+import re
 
 from flask_babel import LazyString
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
+from markupsafe import escape
 from wtforms import (
+    BooleanField,
     FieldList,
     HiddenField,
     IntegerField,
@@ -14,32 +23,30 @@ from wtforms import (
     TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
+from wtforms.utils import unset_value
 from wtforms.validators import InputRequired, Length, Optional
 
+from scorekeeper import engine
+from scorekeeper.engine import FieldKind
 from scorekeeper.web.i18n import translate
 
-RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
-BIDS = ("3", "4", "5", "6")
 SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES = {"S": _l("spades"), "H": _l("hearts"), "D": _l("diamonds"), "C": _l("clubs")}
 RANK_NAMES = {"A": _l("ace"), "K": _l("king"), "Q": _l("queen"), "J": _l("jack")}
 NONE = "none"
-POINT_FIELDS = ("high", "low", "jack", "off_jack", "joker")
-POINT_LABELS = {
-    "high": _l("High"),
-    "low": _l("Low"),
-    "jack": _l("Jack"),
-    "off_jack": _l("Off-jack"),
-    "joker": _l("Joker"),
-}
+"""The form value of a blank choice (no partner, not in play, a pass, a tie)."""
 RANDOM = "random"
 HOUSE_RULE_VALUE_LABELS = {
     True: _l("On"),
     False: _l("Off"),
     "play_on": _l("Play on"),
     "shared": _l("Share the win"),
+    "3x2": _l("Three teams of two"),
+    "2x3": _l("Two teams of three"),
 }
+NUMBER_TEXT = re.compile(r"[0-9]+")
+"""A deal number as the hidden field carries it: ASCII digits only."""
 
 
 def options(pairs):
@@ -52,7 +59,63 @@ def card_words(card):
     if card == "JOKER":
         return str(_l("the joker"))
     rank, suit = card[:-1], card[-1]
+    if suit not in SUIT_NAMES:
+        return card
     return f"{RANK_NAMES.get(rank, rank)} {_l('of')} {SUIT_NAMES[suit]}"
+
+
+class Words:
+    """An engine message shown in the page's language when rendered, escaped in HTML."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message):
+        self.message = message
+
+    def __str__(self):
+        return translate(self.message)
+
+    def __html__(self):
+        return str(escape(str(self)))
+
+
+def words(message):
+    """Return the message as page text (None stays None)."""
+    return None if message is None else Words(message)
+
+
+def team_label(names):
+    """Return a team for people by its players: "Ann & Di", "Ann, Cy & Ed"."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " & " + names[-1]
+
+
+def scoring_sides(config):
+    """Return the sides that keep a score as (label, seats): teams, else each player."""
+    teams = config.ruleset.teams(config)
+    if teams is None:
+        return [(name, (seat,)) for seat, name in enumerate(config.players)]
+    return [(team_label(config.players[s] for s in team), tuple(team)) for team in teams]
+
+
+class _Rows(FieldList):
+    """A list with exactly `min_entries` entries at indexes 0 to n-1, whatever the post holds.
+
+    One entry per seat (or speaker, or side): a post that leaves some out, or adds others,
+    cannot shift a name or a count to another seat.
+    """
+
+    def process(self, formdata, data=unset_value, extra_filters=None):
+        if extra_filters:
+            raise TypeError("A list of rows takes no filters; give them to its field.")
+        self.last_index = -1
+        self.entries = []
+        self.object_data = data
+        values = [] if data is unset_value or not data else list(data)
+        for index in range(self.min_entries):
+            self._add_entry(formdata, values[index] if index < len(values) else unset_value, index)
 
 
 class _Radio(RadioField):
@@ -81,10 +144,25 @@ class _RuleErrors:
         rule_errors = self.__dict__.get("rule_errors", {})
         messages = []
         for name in names:
-            if name is not None and name in self._fields:
-                messages.extend(self[name].errors)
+            control = self._control(name) if name is not None else None
+            if control is not None and not isinstance(control, FieldList):
+                messages.extend(control.errors)
             messages.extend(rule_errors.get(name, ()))
         return messages
+
+    def _control(self, name):
+        """Return the field of that name, or the entry of a list field (`auction-2`)."""
+        if name in self._fields:
+            return self._fields[name]
+        for field in self._fields.values():
+            if isinstance(field, FieldList):
+                for entry in field.entries:
+                    if entry.name == name:
+                        return entry
+        return None
+
+
+# --- a new game --------------------------------------------------------------------------
 
 
 class NewGameForm(_RuleErrors, FlaskForm):
@@ -93,14 +171,19 @@ class NewGameForm(_RuleErrors, FlaskForm):
     shown_elsewhere = frozenset({"house_rules"})
 
     ruleset = RadioField(_l("Ruleset"), validators=[InputRequired()])
-    players = FieldList(StringField(_l("Player")), min_entries=5, max_entries=5)
+    players = _Rows(StringField(_l("Player")), min_entries=5)
     first_dealer = RadioField(_l("First dealer"), default=RANDOM, validators=[InputRequired()])
     target = IntegerField(_l("Target score"), validators=[Optional()])
 
     def setup(self, ruleset):
-        """Fill the choices that depend on the ruleset."""
+        """Fill the choices that depend on the ruleset: one name input per seat it allows."""
+        self.rules = ruleset
         for seat, entry in enumerate(self.players):
-            entry.label.text = _l("Player %(n)s", n=seat + 1)
+            entry.label.text = (
+                _l("Player %(n)s", n=seat + 1)
+                if seat < ruleset.min_players
+                else _l("Player %(n)s (optional)", n=seat + 1)
+            )
         self.first_dealer.choices = options(
             [(RANDOM, _l("Draw at random"))]
             + [(str(seat), _l("Player %(n)s", n=seat + 1)) for seat in range(len(self.players))]
@@ -113,22 +196,46 @@ class NewGameForm(_RuleErrors, FlaskForm):
         """Return the house-rule radio groups, in the ruleset's order."""
         return [field for name, field in self._fields.items() if name.startswith("hr_")]
 
-    def to_request(self):
-        """Return the create_game keyword arguments (no first dealer: the store draws one)."""
-        players = [(entry.data or "").strip() for entry in self.players]
-        dealer = self.first_dealer
-        first_dealer = None if dealer.errors or dealer.data == RANDOM else int(dealer.data)
-        house_rules = {
+    def chosen_house_rules(self):
+        """Return the house rules whose submitted value is one the rule takes."""
+        return {
             field.short_name.removeprefix("hr_"): field.value_of(field.data)
             for field in self.house_rule_fields()
-            if field.data is not None and not field.errors
+            if field.data is not None and not field.errors and field.knows(field.data)
         }
+
+    def player_names(self):
+        """Return the names in seat order; empty optional seats at the end are left out."""
+        names = [(entry.data or "").strip() for entry in self.players]
+        while len(names) > self.rules.min_players and not names[-1]:
+            names.pop()
+        return names
+
+    def teams(self):
+        """Return the teams as (number, seats) the chosen house rules make, or None."""
+        rules = self.rules
+        settings = {name: rule.default for name, rule in rules.house_rules.items()}
+        settings.update(self.chosen_house_rules())
+        config = engine.GameConfig(
+            rules,
+            tuple(f"{seat}" for seat in range(rules.max_players)),
+            0,
+            rules.target,
+            engine.FrozenMap(settings),
+        )
+        teams = rules.teams(config)
+        return None if teams is None else list(enumerate(teams, start=1))
+
+    def to_request(self):
+        """Return the create_game keyword arguments (no first dealer: the store draws one)."""
+        dealer = self.first_dealer
+        first_dealer = None if dealer.errors or dealer.data == RANDOM else int(dealer.data)
         return {
             "ruleset": self.ruleset.data,
-            "players": players,
+            "players": self.player_names(),
             "first_dealer": first_dealer,
             "target": None if self.target.errors else self.target.data,
-            "house_rules": house_rules,
+            "house_rules": self.chosen_house_rules(),
         }
 
 
@@ -146,6 +253,10 @@ class _HouseRuleField(RadioField):
         )
         self._values = {_encode(v): v for v in rule.values}
 
+    def knows(self, data):
+        """Return whether the submitted text is one of the rule's values."""
+        return data in self._values
+
     def value_of(self, data):
         """Return the house rule's value for the submitted text."""
         return self._values[data]
@@ -162,10 +273,12 @@ def new_game_form(rulesets, ruleset, **kwargs):
     """Return the new-game form with the ruleset choices and the ruleset's house rules."""
 
     class Form(NewGameForm):
-        pass
+        players = _Rows(StringField(_l("Player")), min_entries=ruleset.max_players)
 
     for name, rule in ruleset.house_rules.items():
-        label = _l(name.replace("_", " ").capitalize())
+        label = (
+            Words(rule.label) if rule.label is not None else _l(name.replace("_", " ").capitalize())
+        )
         setattr(Form, f"hr_{name}", _HouseRuleField(label, rule, validators=[Optional()]))
     form = Form(**kwargs)
     form.ruleset.choices = options((r.id, r.name) for r in rulesets)
@@ -174,123 +287,329 @@ def new_game_form(rulesets, ruleset, **kwargs):
     return form.setup(ruleset)
 
 
-class DealForm(_RuleErrors, FlaskForm):
-    """One deal of Five-Handed Schmier, every choice a radio group named like the engine's field."""
+def chosen_ruleset(rulesets, chosen):
+    """Return the ruleset of that id, else the first (the rule book's first game)."""
+    return next((r for r in rulesets if r.id == chosen), rulesets[0])
 
-    shown_elsewhere = frozenset({"called_card", "game_points"})
+
+# --- a deal ------------------------------------------------------------------------------
+
+
+class DealForm(_RuleErrors, FlaskForm):
+    """One deal of the game: every entry field of the ruleset as a control of the same name.
+
+    The class is made per game by `deal_form`; `described` holds the ruleset's entry fields.
+    """
 
     number = HiddenField()
-    bidder = _Radio(_l("Bidder"))
-    bid = _Radio(_l("Bid"), choices=[(b, b) for b in BIDS])
-    trump = _Radio(_l("Trump"), choices=[(s, SUIT_NAMES[s]) for s in SUITS])
-    called_rank = _Radio(_l("Rank"))
-    called_suit = _Radio(_l("Suit"), choices=[(s, SUIT_NAMES[s]) for s in SUITS])
-    partner = _Radio(_l("Partner"))
-    high = _Radio(_l("High"))
-    low = _Radio(_l("Low"))
-    jack = _Radio(_l("Jack"))
-    off_jack = _Radio(_l("Off-jack"))
-    joker = _Radio(_l("Joker"))
-    game = _Radio(
-        _l("Game"),
-        choices=[("bidders", _l("Bidders")), ("opponents", _l("Opponents")), ("none", _l("Tie"))],
-    )
-    game_bidders = IntegerField(_l("Bidding side's count"), validators=[Optional()])
-    game_opponents = IntegerField(_l("Other side's count"), validators=[Optional()])
-    auction = FieldList(_Radio(choices=[(NONE, _l("Pass"))] + [(b, b) for b in BIDS]))
+    described = ()
+    """The ruleset's entry fields, in the order the form shows them."""
 
-    def setup(self, players, dealer, *, joker_callable=False, number=None):
-        """Fill the choices from the players, and the auction in speaking order."""
-        seats = [(str(seat), name) for seat, name in enumerate(players)]
-        self.players = list(players)
-        self.bidder.choices = options(seats)
-        self.partner.choices = options([*seats, (NONE, _l("No partner"))])
-        for name in POINT_FIELDS:
-            self[name].choices = options(seats)
-        ranks = [(r, r) for r in RANKS]
-        if joker_callable:
-            ranks.append(("JOKER", _l("Joker")))
-        self.called_rank.choices = options([*ranks, (NONE, _l("No card called (alone)"))])
-        while len(self.auction) < len(players):
-            self.auction.append_entry()
-        n = len(players)
-        self.speakers = [(dealer + 1 + i) % n for i in range(n)]
-        for entry, seat in zip(self.auction, self.speakers, strict=True):
-            entry.label.text = players[seat]
-        if number is not None and not self.number.data:
-            self.number.data = str(number)
-        return self
+    @property
+    def flags(self):
+        """Return the entry fields that mark a deal of their own kind (a separate button)."""
+        return [f for f in self.described if f.kind == FieldKind.FLAG]
 
-    def to_entry(self):
-        """Return the API entry dict for what was chosen; unchosen fields are left out."""
+    def layout(self):
+        """Return the fields as the form shows them: (kind of block, field, counts field).
+
+        Point fields sit together where the first of them is; counts sit inside the side
+        field they decide; flags get buttons of their own, outside the form.
+        """
+        fields = [f for f in self.described if f.kind != FieldKind.FLAG]
+        points = [f for f in fields if f.point]
+        counts = {}
+        for index, field in enumerate(fields):
+            if field.kind == FieldKind.SIDE:
+                later = [f for f in fields[index + 1 :] if f.kind == FieldKind.COUNTS]
+                if later and later[0].name not in counts.values():
+                    counts[field.name] = later[0].name
+        inside = set(counts.values())
+        blocks = []
+        for field in fields:
+            if field.name in inside:
+                continue
+            if field.point:
+                if field is points[0]:
+                    blocks.append(
+                        ("points", [(f, self._by_name(counts.get(f.name))) for f in points])
+                    )
+                continue
+            blocks.append(("field", [(field, self._by_name(counts.get(field.name)))]))
+        return blocks
+
+    def _by_name(self, name):
+        return next((f for f in self.described if f.name == name), None)
+
+    def control(self, field):
+        """Return the form field that enters this entry field."""
+        return self[field.name]
+
+    def card_controls(self, field):
+        """Return the rank and suit radios of a card field."""
+        return self[f"{field.name}_rank"], self[f"{field.name}_suit"]
+
+    def passed_control(self, field):
+        """Return the "everyone passed" box of an auction field, if it has one."""
+        name = f"{field.name}_passed"
+        return self[name] if name in self._fields else None
+
+    def is_open(self, field):
+        """Return whether an advanced field's section starts open (entered or refused)."""
+        if self.errors_for(field.name, *self._sub_names(field)):
+            return True
+        try:
+            return self._value_of(field) is not None
+        except ValueError:
+            return True
+
+    def _sub_names(self, field):
+        control = self._fields.get(field.name)
+        if isinstance(control, FieldList):
+            return [entry.name for entry in control.entries]
+        return []
+
+    def validate(self, extra_validators=None):
+        """Check the shape of what was sent (numbers, complete counts); rules are the engine's."""
+        valid = super().validate(extra_validators)
+        if self.number.data and self.posted_number() is None:
+            self.add_rule_errors(
+                {None: [_l("The page sent a deal number that is not a number: reload the page.")]}
+            )
+            valid = False
+        for field in self.described:
+            try:
+                self._value_of(field)
+            except ValueError as problem:
+                self.add_rule_errors({field.name: [str(problem)]})
+                valid = False
+        return valid
+
+    def flag_posted(self, formdata):
+        """Return the name of the flag whose button was pressed (thrown in, forfeit), if any."""
+        return next((f.name for f in self.flags if formdata.get(f.name)), None)
+
+    def posted_number(self):
+        """Return the deal number the page was showing, if it sent a well-formed one."""
+        text = self.number.data or ""
+        return int(text) if NUMBER_TEXT.fullmatch(text) else None
+
+    def to_entry(self, flag=None):
+        """Return the API entry for what was chosen; fields left unchosen are left out."""
         entry = {}
-        if self.number.data and self.number.data.isdigit():
-            entry["number"] = int(self.number.data)
-        for name in ("bidder", *POINT_FIELDS):
-            if self[name].data is not None:
-                entry[name] = int(self[name].data)
-        if self.bid.data is not None:
-            entry["bid"] = int(self.bid.data)
-        if self.trump.data is not None:
-            entry["trump"] = self.trump.data
-        rank, suit = self.called_rank.data, self.called_suit.data
-        if rank == "JOKER":
-            entry["called_card"] = "JOKER"
-        elif rank not in (None, NONE):
-            entry["called_card"] = rank + (suit or "")
-        if self.partner.data not in (None, NONE):
-            entry["partner"] = int(self.partner.data)
-        if self.game.data is not None:
-            entry["game"] = self.game.data
-        counts = (self.game_bidders.data, self.game_opponents.data)
-        if counts != (None, None):
-            entry["game_points"] = {"bidders": counts[0], "opponents": counts[1]}
-        auction = self.auction_list()
-        if auction is not None:
-            entry["auction"] = auction
+        number = self.posted_number()
+        if number is not None:
+            entry["number"] = number
+        if flag is not None:
+            entry[flag] = True
+            return entry
+        for field in self.described:
+            try:
+                value = self._value_of(field)
+            except ValueError:
+                continue
+            if value is not None:
+                entry[field.name] = value
         return entry
 
-    def auction_list(self):
+    def _value_of(self, field):
+        """Return the entry value of one field (None: not entered); ValueError on bad shape."""
+        kind = field.kind
+        if kind == FieldKind.FLAG:
+            return None
+        if kind == FieldKind.CARD:
+            rank, suit = self.card_controls(field)
+            if rank.data in (None, NONE):
+                return None
+            if rank.data in self.special_cards[field.name]:
+                return rank.data
+            return rank.data + (suit.data or "")
+        if kind == FieldKind.COUNTS:
+            counts = [entry.data for entry in self[field.name]]
+            if all(c is None for c in counts):
+                return None
+            if any(c is None for c in counts):
+                raise ValueError(_l("Enter every count, or leave them all empty."))
+            keys = self.count_keys[field.name]
+            return dict(zip(keys, counts, strict=True)) if keys else counts
+        if kind == FieldKind.AUCTION:
+            return self._auction(field)
+        data = self[field.name].data
+        # A blank choice ("No partner") is not among the values, so it enters nothing.
+        return None if data is None else self.values[field.name].get(data)
+
+    def _auction(self, field):
         """Return the auction as the API wants it, or None when nobody's call was entered.
 
-        Calls not entered before the last one entered count as passes; after the last one
-        the list runs to every player unless it ended on a 6.
+        Calls not entered after the last one entered count as passes, except after the
+        highest bid, which ends the auction in most games (where it does not, the engine
+        asks for the missing passes).
         """
-        calls = [entry.data for entry in self.auction]
-        given = [i for i, call in enumerate(calls) if call is not None]
-        if not given:
+        rows = self[field.name]
+        values = self.values[field.name]
+        calls = [None if e.data in (None, NONE) else values.get(e.data) for e in rows]
+        entered = [i for i, e in enumerate(rows) if e.data is not None]
+        passed = self.passed_control(field)
+        if passed is not None and passed.data:
+            if any(call is not None for call in calls):
+                raise ValueError(
+                    _l("You marked that everyone passed, but the auction has a bid: clear one.")
+                )
+            return [None] * len(rows)
+        if not entered:
             return None
-        last = given[-1]
-        result = [None if c in (None, NONE) else int(c) for c in calls[: last + 1]]
-        if result[-1] != 6:
-            result += [None] * (len(calls) - len(result))
+        result = calls[: entered[-1] + 1]
+        top = field.choices[-1].value if field.choices else None
+        if result[-1] != top:
+            result += [None] * (len(rows) - len(result))
         return result
 
     def fill_from(self, entry):
-        """Preset the radios from a stored entry (for a correction)."""
-        for name in ("bidder", "bid", "trump", "game", *POINT_FIELDS):
-            if entry.get(name) is not None:
-                self[name].data = str(entry[name])
-        card = entry.get("called_card")
-        if card == "JOKER":
-            self.called_rank.data = "JOKER"
-        elif card:
-            self.called_rank.data, self.called_suit.data = card[:-1], card[-1]
-        else:
-            self.called_rank.data = NONE
-        self.partner.data = NONE if entry.get("partner") is None else str(entry["partner"])
-        counts = entry.get("game_points")
-        if counts:
-            self.game_bidders.data = counts.get("bidders")
-            self.game_opponents.data = counts.get("opponents")
-        for field, call in zip(self.auction, entry.get("auction") or (), strict=False):
-            field.data = NONE if call is None else str(call)
+        """Preset the controls from a stored entry (for a correction)."""
+        if any(entry.get(flag.name) for flag in self.flags):
+            return
+        for field in self.described:
+            value = entry.get(field.name)
+            kind = field.kind
+            if kind == FieldKind.FLAG:
+                continue
+            if kind == FieldKind.CARD:
+                rank, suit = self.card_controls(field)
+                if value is None:
+                    rank.data = NONE if field.blank is not None else None
+                elif value in self.special_cards[field.name]:
+                    rank.data = value
+                else:
+                    rank.data, suit.data = value[:-1], value[-1]
+            elif kind == FieldKind.COUNTS:
+                if value is None:
+                    continue
+                keys = self.count_keys[field.name]
+                counts = [value.get(k) for k in keys] if isinstance(value, dict) else list(value)
+                for control, count in zip(self[field.name], counts, strict=False):
+                    control.data = count
+            elif kind == FieldKind.AUCTION:
+                if value is None:
+                    continue
+                passed = self.passed_control(field)
+                if passed is not None and all(call is None for call in value):
+                    passed.data = True
+                    continue
+                for control, call in zip(self[field.name], value, strict=False):
+                    control.data = NONE if call is None else str(call)
+            elif value is not None:
+                self[field.name].data = str(value)
+            elif field.blank is not None and kind == FieldKind.SEAT:
+                self[field.name].data = NONE
 
 
-class ThrownInForm(_RuleErrors, FlaskForm):
-    """Everyone passed: the deal is thrown in and the same dealer deals again."""
+def deal_form(config, dealer, *, number=None, formdata=None, fresh=False):
+    """Return the deal form of this game for a deal dealt by `dealer`.
 
-    number = HiddenField()
+    Bound to the request's form unless `fresh` (a cleared form for the next deal) or
+    `formdata` is given.
+    """
+    form_class, setup = _deal_form_class(config, dealer)
+    kwargs = {"formdata": None} if fresh else {}
+    if formdata is not None:
+        kwargs["formdata"] = formdata
+    form = form_class(**kwargs)
+    for name, value in setup.items():
+        setattr(form, name, value)
+    for name, labels in setup["row_labels"].items():
+        for control, label in zip(form[name], labels, strict=True):
+            control.label.text = label
+    if number is not None and (fresh or not form.number.data):
+        form.number.data = str(number)
+    return form
+
+
+def _deal_form_class(config, dealer):
+    """Return a DealForm class with one control per entry field, and what the form needs."""
+    rules = config.ruleset
+    described = rules.entry_fields(config)
+    seats = [(str(seat), name) for seat, name in enumerate(config.players)]
+    sides = scoring_sides(config)
+    n = config.seats
+    speakers = [(dealer + 1 + i) % n for i in range(n)]
+    attrs = {"described": tuple(described), "__doc__": DealForm.__doc__}
+    values, special_cards, count_keys, row_labels = {}, {}, {}, {}
+
+    def radio(field, choices, label=None):
+        pairs = [(str(value), text) for value, text in choices]
+        if field.blank is not None:
+            pairs.append((NONE, Words(field.blank)))
+        values[field.name] = {str(value): value for value, _text in choices}
+        return _Radio(label or Words(field.label), choices=pairs)
+
+    for field in described:
+        kind = field.kind
+        name = field.name
+        if kind == FieldKind.SEAT:
+            attrs[name] = radio(field, [(int(v), label) for v, label in seats])
+        elif kind in (FieldKind.BID, FieldKind.NUMBER):
+            attrs[name] = radio(field, [(c.value, Words(c.label)) for c in field.choices])
+        elif kind == FieldKind.SIDE:
+            named = [(c.value, Words(c.label)) for c in field.choices]
+            if len(named) < 2 and not any(isinstance(c.value, int) for c in field.choices):
+                # The choices are only the extra one (a tie): the sides come first.
+                named = [(i, label) for i, (label, _seats) in enumerate(sides)] + named
+            attrs[name] = radio(field, named)
+        elif kind == FieldKind.SUIT:
+            attrs[name] = radio(field, [(s, SUIT_NAMES[s]) for s in SUITS])
+        elif kind == FieldKind.CARD:
+            ranks = _full_ranks(rules.deck)
+            specials = [(c.value, Words(c.label)) for c in field.choices]
+            special_cards[name] = {str(value) for value, _label in specials}
+            attrs[f"{name}_rank"] = radio(field, [(r, r) for r in ranks] + specials, _l("Rank"))
+            attrs[f"{name}_suit"] = _Radio(_l("Suit"), choices=[(s, SUIT_NAMES[s]) for s in SUITS])
+        elif kind == FieldKind.COUNTS:
+            if field.choices:
+                labels = [Words(c.label) for c in field.choices]
+                named = all(isinstance(c.value, str) for c in field.choices)
+                count_keys[name] = [c.value for c in field.choices] if named else None
+            else:
+                labels = [label for label, _seats in sides]
+                count_keys[name] = None
+            attrs[name] = _Rows(
+                IntegerField(validators=[Optional()]),
+                label=Words(field.label),
+                min_entries=len(labels),
+            )
+            row_labels[name] = labels
+        elif kind == FieldKind.AUCTION:
+            choices = [(c.value, Words(c.label)) for c in field.choices]
+            values[name] = {str(value): value for value, _label in choices}
+            pairs = [(NONE, _l("Pass")), *((str(v), label) for v, label in choices)]
+            attrs[name] = _Rows(_Radio(choices=pairs), label=Words(field.label), min_entries=n)
+            row_labels[name] = [config.players[seat] for seat in speakers]
+            if field.blank is not None:
+                attrs[f"{name}_passed"] = BooleanField(Words(field.blank))
+    attrs["shown_elsewhere"] = frozenset(
+        f.name for f in described if f.kind in (FieldKind.CARD, FieldKind.FLAG)
+    )
+    form_class = type("RulesetDealForm", (DealForm,), attrs)
+    setup = {
+        "values": values,
+        "special_cards": special_cards,
+        "count_keys": count_keys,
+        "row_labels": row_labels,
+        "players": list(config.players),
+        "speakers": speakers,
+        "sides": sides,
+        "called_points": {str(p.rank): p.point for p in rules.called_points},
+    }
+    return form_class, setup
+
+
+def _full_ranks(deck):
+    """Return the ranks of the deck found in every suit, in the deck's order (A K Q …)."""
+    suits_of = {}
+    for card in deck:
+        if card.rank is not None:
+            suits_of.setdefault(str(card.rank), set()).add(card.suit)
+    order = [str(rank) for rank in engine.Rank]
+    return [rank for rank in order if len(suits_of.get(rank, ())) == len(SUITS)]
 
 
 class ConfirmForm(_RuleErrors, FlaskForm):

@@ -1,14 +1,20 @@
 """What a game page shows: the context its templates read, for the page and its live parts.
 
-Used by the game pages and by the live poll, so neither blueprint imports the other.
+Used by the game pages and by the live poll, so neither blueprint imports the other. The
+scoreboard rows, the history and the banner are built from the ruleset's description
+(its sides, seat roles, entry fields and the engine's sentences), never from one game's
+field names.
 """
+
+from collections.abc import Mapping
 
 from flask_babel import gettext as _
 
 from scorekeeper import engine
+from scorekeeper.engine import DealKind, FieldKind, Role, SideKind
 from scorekeeper.store import games
 from scorekeeper.web import keyring
-from scorekeeper.web.forms import ConfirmForm
+from scorekeeper.web.forms import SUIT_NAMES, ConfirmForm, Words, scoring_sides
 
 OUTCOME_LABELS = {
     "in_progress": lambda: _("In progress"),
@@ -22,8 +28,14 @@ DECIDED_LABELS = {
     "bidder": lambda: _("tie, bidder wins"),
     "partner": lambda: _("tie, partner wins"),
     "shared": lambda: _("tie, shared"),
+    "moon": lambda: _("a moon made"),
+    "lowest_at_start": lambda: _("lowest before the last deal"),
+    "draw": lambda: _("a draw"),
 }
 """Which rule decided a game, in words."""
+HIDDEN_IN_HISTORY = (FieldKind.FLAG, FieldKind.AUCTION, FieldKind.COUNTS)
+"""Fields the history does not list as rows: flags show as the deal's kind, counts beside
+the side they decide, the auction only through the bidder."""
 
 
 def game_context(game):
@@ -32,23 +44,158 @@ def game_context(game):
     doc = games.game_document(game, state)
     config = state.config
     players = [p["name"] for p in doc["players"]]
-    why = {}
-    for deal in doc["deals"]:
-        result = engine.DealResult.from_document(deal)
-        why[deal["number"]] = engine.explain_deal(config, result)
+    results = [engine.DealResult.from_document(deal) for deal in doc["deals"]]
+    why = {result.number: engine.explain_deal(config, result) for result in results}
     last = doc["deals"][-1] if doc["deals"] else None
+    last_result = results[-1] if results else None
+    sides = scoring_sides(config)
+    winners = set(doc["winners"])
+    winner_sides = [label for label, seats in sides if set(seats) & winners]
     return {
         "game": doc,
+        "config": config,
+        "ruleset": config.ruleset,
         "outcome": state.outcome,
         "players": players,
         "why": why,
         "last": last,
-        "bidders": set(last["bidders"] or ()) if last else set(),
+        "last_kind": None if last_result is None else str(last_result.kind),
+        "board": scoreboard(config, doc, last_result),
+        "history": [deal_view(config, sides, r) for r in results],
         "bidder_names": [players[s] for s in (last["bidders"] or ())] if last else [],
-        "winner_names": [players[s] for s in doc["winners"]],
+        "winner_names": winner_sides,
+        "team_game": config.ruleset.side_kind == SideKind.TEAMS,
         "finished": doc["status"] != "in_progress",
         "can_edit": keyring.can_edit(keyring.GAME_TOKENS, game),
         "undo_form": ConfirmForm(formdata=None),
         "version": game.version,
         "changes": list(game.changes),
     }
+
+
+def scoreboard(config, doc, last):
+    """Return one row per scoring side: a team with its members' names, or a player."""
+    rules = config.ruleset
+    players = doc["players"]
+    teams = rules.side_kind == SideKind.TEAMS
+    finished = doc["status"] != "in_progress"
+    roles = rules.roles(config, last) if last is not None else (None,) * config.seats
+    bidding = set(last.bidders or ()) if last is not None else set()
+    rows = []
+    for label, seats in scoring_sides(config):
+        first = players[seats[0]]
+        tags = []
+        for seat in seats:
+            tag = _role_tag(rules, roles[seat], players[seat]["name"], team=teams)
+            if tag:
+                tags.append(tag)
+        dealer = next(
+            (players[s]["name"] for s in seats if s == doc["next_dealer"] and not finished), None
+        )
+        rows.append(
+            {
+                "label": label,
+                "seats": seats,
+                "team": teams,
+                "score": first["score"],
+                "delta": None
+                if last is None or last.kind == DealKind.THROWN_IN
+                else last.deltas[seats[0]],
+                "dealer": dealer,
+                "tags": tags,
+                "bidding": bool(bidding & set(seats)),
+                "winner": bool(set(seats) & set(doc["winners"])),
+                "smucks": first.get("smucks"),
+            }
+        )
+    return rows
+
+
+def _role_tag(rules, role, name, *, team):
+    """Return the words for a seat's part in the last deal, if it had one."""
+    if role == Role.BIDDER:
+        return _("Bidder: %(name)s", name=name) if team else _("Bidder")
+    if role == Role.PARTNER and not team:
+        return _("Pair") if rules.side_kind == SideKind.PAIR else _("Partner")
+    return None
+
+
+def deal_view(config, sides, result):
+    """Return what the history shows of one deal: its kind, contract and entry in words."""
+    rules = config.ruleset
+    players = config.players
+    fields = [f for f in rules.entry_fields(config) if f.kind not in HIDDEN_IN_HISTORY]
+    bid_field = next((f for f in fields if f.kind == FieldKind.BID), None)
+    view = {
+        "number": result.number,
+        "dealer": players[result.dealer],
+        "kind": str(result.kind),
+        "made": result.made,
+        "changes": [
+            (label, result.deltas[seats[0]], bool(set(seats) & set(result.bidders or ())))
+            for label, seats in sides
+        ],
+        "totals": [(label, result.scores[seats[0]]) for label, seats in sides],
+        "contract": None,
+        "rows": [],
+        "points": [],
+    }
+    if not result.played:
+        return view
+    if bid_field is not None and result.bidder is not None:
+        view["contract"] = _(
+            "%(name)s bid %(bid)s",
+            name=players[result.bidder],
+            bid=_choice_label(bid_field, result.get(bid_field.name)),
+        )
+    counts_field = next((f for f in rules.entry_fields(config) if f.kind == FieldKind.COUNTS), None)
+    for field in fields:
+        if bid_field is not None and field.name in ("bidder", bid_field.name):
+            continue
+        row = _row(field, result.get(field.name), players, sides)
+        if field.kind == FieldKind.SIDE and counts_field is not None:
+            row["counts"] = _counts(counts_field, result.get(counts_field.name))
+        view["points" if field.point else "rows"].append(row)
+    return view
+
+
+def _counts(field, counts):
+    """Return the counts entered, in the field's order ("27-18" with an en dash), or None."""
+    if not counts:
+        return None
+    if isinstance(counts, Mapping):
+        counts = [counts.get(c.value) for c in field.choices] if field.choices else counts.values()
+    return "\u2013".join(str(c) for c in counts)
+
+
+def _row(field, value, players, sides):
+    """Return one entry field's value as the history shows it."""
+    row = {"label": Words(field.label), "text": None, "suit": None, "card": None}
+    if value is None:
+        row["text"] = Words(field.blank) if field.blank is not None else "\u2013"
+    elif field.kind == FieldKind.SEAT:
+        row["text"] = players[value]
+    elif field.kind == FieldKind.SUIT:
+        row["suit"] = value
+        row["text"] = SUIT_NAMES.get(value, value)
+    elif field.kind == FieldKind.CARD:
+        special = next((c for c in field.choices if c.value == value), None)
+        row["card"] = None if special else value
+        row["text"] = Words(special.label) if special else None
+    elif field.kind == FieldKind.SIDE:
+        named = next((c for c in field.choices if c.value == value), None)
+        if named is not None:
+            row["text"] = Words(named.label)
+        elif isinstance(value, int) and 0 <= value < len(sides):
+            row["text"] = sides[value][0]
+        else:
+            row["text"] = str(value)
+    else:
+        row["text"] = _choice_label(field, value)
+    return row
+
+
+def _choice_label(field, value):
+    """Return the label of the field's choice with this value (the value itself if none)."""
+    choice = next((c for c in field.choices if c.value == value), None)
+    return Words(choice.label) if choice is not None else str(value)

@@ -18,7 +18,7 @@ from scorekeeper import engine
 from scorekeeper.store import exchange, games, tables
 from scorekeeper.store.lookup import deal_or_404, game_or_404
 from scorekeeper.web import charts, errors, keyring
-from scorekeeper.web.forms import ConfirmForm, DealForm, new_game_form
+from scorekeeper.web.forms import ConfirmForm, chosen_ruleset, deal_form, new_game_form
 from scorekeeper.web.game_page import DECIDED_LABELS, game_context
 from scorekeeper.web.htmx import render, wants_fragment
 
@@ -43,16 +43,25 @@ def home():
         game = games.get_game(game_id, deals=False)
         if game is not None:
             recent.append(_summary(game))
-    return render_template("games/home.html", games=recent)
+    return render_template("games/home.html", games=recent, rulesets=engine.rulesets())
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
 def new():
-    """Show the new-game form; on a valid post create the game and give this browser edit rights."""
+    """Show the new-game form; on a valid post create the game and give this browser edit rights.
+
+    A post with `switch` (the ruleset or a house rule changed) shows the form again for the
+    game chosen, keeping what was typed: the whole page without JavaScript, the setup
+    fields alone for htmx.
+    """
     rulesets = engine.rulesets()
-    by_id = {r.id: r for r in rulesets}
-    ruleset = by_id.get(request.form.get("ruleset"), rulesets[0])
+    chosen = request.form.get("ruleset") or request.args.get("ruleset")
+    ruleset = chosen_ruleset(rulesets, chosen)
     form = new_game_form(rulesets, ruleset)
+    if request.form.get("switch"):
+        return render(
+            "games/new.html", "games/_setup_fields.html", form=form, ruleset=ruleset, switched=True
+        )
     if form.is_submitted():
         well_formed = form.validate()
         setup = form.to_request()
@@ -90,12 +99,7 @@ def add_deal(game_id):
     form = _deal_form(game)
     status = 422
     if form.validate_on_submit():
-        entry = form.to_entry()
-        if request.form.get("thrown_in"):
-            entry = {
-                "thrown_in": True,
-                **({"number": entry["number"]} if "number" in entry else {}),
-            }
+        entry = form.to_entry(flag=form.flag_posted(request.form))
         try:
             deal = games.add_deal(game, entry, device=keyring.device())
         except games.NumberConflict as exc:
@@ -128,16 +132,17 @@ def correct(game_id, number):
     game = game_or_404(game_id)
     deal = deal_or_404(game, number)
     _require_edit(game)
-    players = [p.name for p in game.players]
-    form = DealForm(formdata=request.form if request.method == "POST" else None)
-    form.setup(players, deal.result["dealer"], joker_callable=_joker_callable(game), number=number)
+    form = deal_form(
+        games.game_config(game),
+        deal.result["dealer"],
+        number=number,
+        fresh=request.method != "POST",
+    )
     status = 200
     if request.method == "GET":
         form.fill_from(deal.entry or {})
     elif form.validate_on_submit():
-        entry = form.to_entry()
-        if request.form.get("thrown_in"):
-            entry = {"thrown_in": True, "number": number}
+        entry = {**form.to_entry(flag=form.flag_posted(request.form)), "number": number}
         status = 422
         try:
             games.correct_deal(game, number, entry, device=keyring.device())
@@ -220,28 +225,33 @@ def export_csv(game_id):
 # --- helpers ---------------------------------------------------------------------------
 
 
-def _joker_callable(game):
-    return bool((game.house_rules or {}).get("joker_callable", False))
-
-
 def _deal_form(game, form=None):
-    """Return the deal form for the next deal, bound to the post unless `form` is given."""
-    players = [p.name for p in game.players]
+    """Return the deal form for the next deal, bound to the post unless `form` is given.
+
+    Given the form a refused post was read into, return a form for the deal now next
+    that keeps what was entered (after another phone saved the deal this one showed).
+    """
     number = len(game.deals) + 1
-    if form is None:
-        form = DealForm()
-    else:
-        form.number.data = str(number)
-    return form.setup(
-        players, game.next_dealer, joker_callable=_joker_callable(game), number=number
+    formdata = None if form is None else request.form
+    form_now = deal_form(
+        games.game_config(game), game.next_dealer, number=number, formdata=formdata
     )
+    if form is not None:
+        form_now.number.data = str(number)
+        form_now.rule_errors = form.__dict__.get("rule_errors", {})
+    return form_now
 
 
 def _render_game(game, form=None, status=200):
     """Render the game page, or its live part for htmx."""
     context = game_context(game)
     if form is None and context["can_edit"] and not context["finished"]:
-        form = _deal_form(game, form=None if request.method == "GET" else DealForm(formdata=None))
+        form = deal_form(
+            context["config"],
+            game.next_dealer,
+            number=len(game.deals) + 1,
+            fresh=request.method != "GET",
+        )
     return render("games/show.html", "games/_game.html", status, form=form, **context)
 
 

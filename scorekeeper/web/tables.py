@@ -17,8 +17,16 @@ from scorekeeper.extensions import csrf
 from scorekeeper.store import exchange, stats, tables
 from scorekeeper.store.lookup import table_or_404
 from scorekeeper.web import keyring, links
-from scorekeeper.web.forms import ConfirmForm, ImportForm, MergeForm, TableForm, new_game_form
+from scorekeeper.web.forms import (
+    ConfirmForm,
+    ImportForm,
+    MergeForm,
+    TableForm,
+    chosen_ruleset,
+    new_game_form,
+)
 from scorekeeper.web.game_page import DECIDED_LABELS, OUTCOME_LABELS
+from scorekeeper.web.htmx import render
 
 bp = Blueprint("tables", __name__)
 
@@ -173,11 +181,22 @@ def new_game(table_id):
     table = table_or_404(table_id)
     _require_edit(table)
     rulesets = engine.rulesets()
-    by_id = {r.id: r for r in rulesets}
-    ruleset = by_id.get(request.form.get("ruleset"), rulesets[0])
+    ruleset = chosen_ruleset(rulesets, request.form.get("ruleset") or request.args.get("ruleset"))
     form = new_game_form(rulesets, ruleset)
     counts = tables.player_counts(table)
     regulars = tables.regulars(table, counts)
+    setup_url = url_for("tables.new_game", table_id=table.id)
+    if request.form.get("switch"):
+        # The ruleset or a house rule changed: the form again for that game, names kept.
+        return render(
+            "tables/new_game.html",
+            "games/_setup_fields.html",
+            form=form,
+            table=table,
+            regulars=regulars,
+            ruleset=ruleset,
+            setup_url=setup_url,
+        )
     if form.validate_on_submit():
         try:
             game, token = tables.start_game(table, **form.to_request())
@@ -189,12 +208,17 @@ def new_game(table_id):
             flash(_("Game started at %(table)s.", table=table.name))
             return redirect(url_for("games.show", game_id=game.id), 303)
     elif not form.is_submitted():
-        for entry, player in zip(form.players, regulars[:5], strict=False):
+        for entry, player in zip(form.players, regulars[: ruleset.min_players], strict=False):
             entry.data = player.name
     status = 422 if form.is_submitted() else 200
     return (
         render_template(
-            "tables/new_game.html", form=form, table=table, regulars=regulars, ruleset=ruleset
+            "tables/new_game.html",
+            form=form,
+            table=table,
+            regulars=regulars,
+            ruleset=ruleset,
+            setup_url=setup_url,
         ),
         status,
     )

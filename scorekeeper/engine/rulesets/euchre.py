@@ -148,7 +148,11 @@ class FiveHandedEuchre(Ruleset):
                 FieldKind.CARD,
                 msg("Called card"),
                 msg("The card whose holder is the maker's partner; 2S and 2H are the jokers."),
+                choices=tuple(
+                    Choice(str(card), card_words(card)) for card in (HIGH_JOKER, LOW_JOKER)
+                ),
                 blank=msg("No card called (alone)"),
+                holder="partner",
             ),
             EntryField(
                 "partner",
@@ -156,6 +160,7 @@ class FiveHandedEuchre(Ruleset):
                 msg("Partner"),
                 msg("Who held the called card; leave it out if it was in the kitty or discard."),
                 blank=msg("No partner"),
+                differs_from="bidder",
             ),
             EntryField(
                 "tricks",

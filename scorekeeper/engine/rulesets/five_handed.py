@@ -252,7 +252,11 @@ class FiveHandedSchmier(Ruleset):
                 "called_card",
                 FieldKind.CARD,
                 msg("Called card"),
+                choices=(Choice(str(JOKER), msg("Joker")),)
+                if config.house_rules["joker_callable"]
+                else (),
                 blank=msg("No card called (alone)"),
+                holder="partner",
             ),
             EntryField(
                 "partner",
@@ -260,6 +264,7 @@ class FiveHandedSchmier(Ruleset):
                 msg("Partner"),
                 msg("Who held the called card."),
                 blank=msg("No partner"),
+                differs_from="bidder",
             ),
             *(
                 EntryField(f, FieldKind.SEAT, POINT_NAMES[f], POINT_HINTS[f], point=True)

@@ -252,6 +252,7 @@ class ShmearFamily(Ruleset):
                     "to enter just the bidder and bid."
                 ),
                 choices=bids,
+                blank=msg("Everyone passed: the dealer plays at %(bid)s", bid=FORCED_BID),
                 advanced=True,
             ),
             EntryField(
