@@ -27,13 +27,11 @@ from wtforms.utils import unset_value
 from wtforms.validators import InputRequired, Length, Optional
 
 from scorekeeper import engine
-from scorekeeper.engine import FieldKind
+from scorekeeper.engine import FieldKind, Suit
 from scorekeeper.web.i18n import translate
 
-SUITS = ("S", "H", "D", "C")
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_NAMES = {"S": _l("spades"), "H": _l("hearts"), "D": _l("diamonds"), "C": _l("clubs")}
-RANK_NAMES = {"A": _l("ace"), "K": _l("king"), "Q": _l("queen"), "J": _l("jack")}
+SUITS = tuple(str(suit) for suit in Suit)
+SUIT_SYMBOLS = {str(suit): suit.symbol for suit in Suit}
 NONE = "none"
 """The form value of a blank choice (no partner, not in play, a pass, a tie)."""
 RANDOM = "random"
@@ -54,16 +52,6 @@ def options(pairs):
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-def card_words(card):
-    """Return a card in words, e.g. "king of hearts", for text alternatives."""
-    if card == "JOKER":
-        return str(_l("the joker"))
-    rank, suit = card[:-1], card[-1]
-    if suit not in SUIT_NAMES:
-        return card
-    return f"{RANK_NAMES.get(rank, rank)} {_l('of')} {SUIT_NAMES[suit]}"
-
-
 class Words:
     """An engine message shown in the page's language when rendered, escaped in HTML."""
 
@@ -77,6 +65,10 @@ class Words:
 
     def __html__(self):
         return str(escape(str(self)))
+
+
+SUIT_NAMES = {str(suit): Words(suit.words) for suit in Suit}
+"""Each suit's name in the page's language, by letter."""
 
 
 def words(message):
