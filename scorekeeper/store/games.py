@@ -219,6 +219,7 @@ def add_deal(game: Game, raw: object, *, device: str | None = None) -> Deal:
             raise NumberConflict(expected, entry.number)
         new_state = engine.apply_deal(state, entry)
         result = new_state.last
+        assert result is not None  # apply_deal always records the deal it applied
         document = result.to_document()
         _claim(game)
         deal = Deal(game_id=game.id, number=result.number, entry=entry.to_json(), result=document)
@@ -364,7 +365,7 @@ def _claim(game: Game) -> None:
         .values(version=Game.version + 1)
         .execution_options(synchronize_session=False)
     )
-    if claimed.rowcount != 1:
+    if getattr(claimed, "rowcount", 0) != 1:
         raise _Stale
     # Keep the loaded object in step without another UPDATE of the version.
     set_committed_value(game, "version", game.version + 1)
