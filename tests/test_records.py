@@ -4,7 +4,7 @@ from sqlalchemy import select, update
 
 from scorekeeper.extensions import db
 from scorekeeper.store import exchange, records, tables
-from scorekeeper.store.models import DealSeat, Player
+from scorekeeper.store.models import DealSeat, DealSeatTag, Player
 from tests.conftest import BOTH
 from tests.tables_support import (
     MADE_WITH_PARTNER,
@@ -27,7 +27,6 @@ SEAT_COLUMNS = (
     DealSeat.role,
     DealSeat.bid,
     DealSeat.made,
-    DealSeat.alone,
     DealSeat.delta,
 )
 
@@ -41,8 +40,13 @@ def kept(app):
         won = db.session.execute(
             select(Player.game_id, Player.seat, Player.won).order_by(Player.game_id, Player.seat)
         ).all()
+        tags = db.session.execute(
+            select(
+                DealSeatTag.game_id, DealSeatTag.number, DealSeatTag.seat, DealSeatTag.tag
+            ).order_by(DealSeatTag.game_id, DealSeatTag.number, DealSeatTag.seat, DealSeatTag.tag)
+        ).all()
         db.session.remove()
-    return [tuple(r) for r in rows], [tuple(w) for w in won]
+    return [tuple(r) for r in rows], [tuple(w) for w in won], [tuple(t) for t in tags]
 
 
 def test_rebuild_gives_the_rows_kept_in_step_after_adds_corrections_undos_and_imports(app, client):
@@ -68,11 +72,14 @@ def test_rebuild_gives_the_rows_kept_in_step_after_adds_corrections_undos_and_im
     in_step = kept(app)
     assert len(in_step[0]) > 5 * 20
     assert any(won for *_, won in in_step[1])
+    assert {"bid", "made", "set", "called", "alone"} <= {tag for *_, tag in in_step[2]}
 
     # Spoil the records, then rebuild them from the deals.
     with app.app_context():
         db.session.execute(update(DealSeat).values(delta=DealSeat.delta + 1, role="none"))
         db.session.execute(update(Player).values(won=False))
+        db.session.execute(DealSeatTag.__table__.delete().where(DealSeatTag.number == 2))
+        db.session.execute(DealSeatTag.__table__.delete().where(DealSeatTag.number == 1))
         db.session.execute(DealSeat.__table__.delete().where(DealSeat.number == 1))
         db.session.commit()
         db.session.remove()

@@ -236,7 +236,13 @@ def player(table_id, player_id):
     if player_id not in {p.id for p in table.players}:
         abort(404)
     record = stats.table_stats(table, player_id)["players"][0]
-    return render_template("tables/player.html", table=table, record=record, decided=DECIDED_LABELS)
+    return render_template(
+        "tables/player.html",
+        table=table,
+        record=record,
+        decided=DECIDED_LABELS,
+        labels=_statistic_labels(),
+    )
 
 
 @bp.get("/tables/<table_id>/stats")
@@ -245,7 +251,11 @@ def table_stats(table_id):
     table = table_or_404(table_id)
     summary = stats.table_stats(table)
     return render_template(
-        "tables/stats.html", table=table, summary=summary, decided=DECIDED_LABELS
+        "tables/stats.html",
+        table=table,
+        summary=summary,
+        decided=DECIDED_LABELS,
+        labels=_statistic_labels(),
     )
 
 
@@ -278,6 +288,11 @@ def _filters(table):
         "ruleset": ruleset if ruleset in {r.id for r in engine.rulesets()} else None,
         "outcome": outcome if outcome in tables.OUTCOMES else None,
     }
+
+
+def _statistic_labels():
+    """Return each ruleset's statistics labels by tag, for the pages to translate."""
+    return {r.id: {s.tag: s.label for s in r.statistics} for r in engine.rulesets()}
 
 
 def _query(filters):
