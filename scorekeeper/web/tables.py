@@ -11,6 +11,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from scorekeeper import engine
 from scorekeeper.extensions import csrf
@@ -102,7 +103,13 @@ def _import(table):
             if result.table_token:
                 keyring.grant(keyring.TABLE_TOKENS, target.id, result.table_token)
             keyring.remember(keyring.RECENT_TABLES, target.id)
-            flash(_("Imported %(n)s games, every deal checked.", n=len(result.games)))
+            flash(
+                ngettext(
+                    "Imported %(num)s game, every deal checked.",
+                    "Imported %(num)s games, every deal checked.",
+                    len(result.games),
+                )
+            )
             return redirect(url_for("tables.show", table_id=target.id), 303)
     status = 422 if form.is_submitted() else 200
     return render_template("tables/import.html", form=form, table=table), status
@@ -174,13 +181,19 @@ def new_game(table_id):
     _require_edit(table)
     rulesets = engine.rulesets()
     by_id = {r.id: r for r in rulesets}
-    ruleset = by_id.get(request.form.get("ruleset"), rulesets[0])
+    # Any ruleset: the one posted, or asked for in the address (?ruleset=shmear).
+    ruleset = by_id.get(request.values.get("ruleset"), rulesets[0])
     form = new_game_form(rulesets, ruleset)
     counts = tables.player_counts(table)
     regulars = tables.regulars(table, counts)
     if form.validate_on_submit():
+        setup = form.to_request()
+        # Seats left empty at the end are not played: the ruleset says how many may play.
+        players = list(setup["players"])
+        while len(players) > ruleset.min_players and not players[-1]:
+            players.pop()
         try:
-            game, token = tables.start_game(table, **form.to_request())
+            game, token = tables.start_game(table, **(setup | {"players": players}))
         except engine.RuleViolation as exc:
             form.add_rule_errors(exc.problems)
         else:
@@ -189,7 +202,7 @@ def new_game(table_id):
             flash(_("Game started at %(table)s.", table=table.name))
             return redirect(url_for("games.show", game_id=game.id), 303)
     elif not form.is_submitted():
-        for entry, player in zip(form.players, regulars[:5], strict=False):
+        for entry, player in zip(form.players, regulars[: ruleset.max_players], strict=False):
             entry.data = player.name
     status = 422 if form.is_submitted() else 200
     return (
