@@ -1,6 +1,6 @@
 """Store each seat's role and statistics tags as the ruleset describes them
 
-The per-seat records were worked out for the five-handed game alone (an ``alone`` column).
+The per-seat records were worked out for one game only (an ``alone`` column).
 Each ruleset now says which tags a seat earns in a deal; they go to ``deal_seat_tags``,
 and every row is rebuilt from the stored deals.
 

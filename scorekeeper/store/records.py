@@ -63,7 +63,7 @@ def seat_rows(
     roles = config.ruleset.roles(config, result)
     tags = config.ruleset.seat_tags(config, result)
     bid = result.get(seats.bid_field) if seats.bid_field and result.played else None
-    # Bids are tabled by level; a bid that is not a number (a moon) has its own tag.
+    # Bids are tabled by level; a bid that is not a number is counted by its tag, if any.
     bid = bid if isinstance(bid, int) and not isinstance(bid, bool) else None
     players = seats.table_players
     rows = [

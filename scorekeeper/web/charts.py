@@ -27,16 +27,16 @@ DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4")
 MARKERS = ("circle", "square", "diamond", "triangle", "cross", "circle", "square")
 
 
-def _ticks(low: int, high: int, most: int = 6) -> list[int]:
-    """Return round tick values covering low..high, at most about `most` of them."""
-    span = max(high - low, 1)
+def _ticks(low: int, top: int, most: int = 6) -> list[int]:
+    """Return round tick values covering low..top, at most about `most` of them."""
+    span = max(top - low, 1)
     step = 1
     for candidate in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500):
         step = candidate
         if span / candidate <= most:
             break
     first = (low // step) * step
-    return list(range(first, high + 1, step))
+    return list(range(first, top + 1, step))
 
 
 def _marker(kind: str, x: float, y: float, colour: str) -> str:
@@ -92,9 +92,9 @@ def score_chart(
     series = [[0, *(int(d["scores"][side[0]]) for d in deals)] for side in sides]
     values = [v for line in series for v in line]
     low = min(0, *values) if values else 0
-    high = max(target, *values) if values else target
-    ticks = _ticks(low, high)
-    low, high = min(low, ticks[0]), max(high, ticks[-1])
+    top = max(target, *values) if values else target
+    ticks = _ticks(low, top)
+    low, top = min(low, ticks[0]), max(top, ticks[-1])
     plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
     count = len(deals)
@@ -103,7 +103,7 @@ def score_chart(
         return LEFT + (plot_w * index / count if count else 0)
 
     def y_at(value: float) -> float:
-        return TOP + plot_h * (high - value) / (high - low or 1)
+        return TOP + plot_h * (top - value) / (top - low or 1)
 
     title_id, desc_id = f"{chart_id}-title", f"{chart_id}-desc"
     finals = ", ".join(
@@ -162,7 +162,7 @@ def score_chart(
         f'fill="{TARGET_COLOUR}" font-weight="bold">{target_label}</text>'
     )
     # One line per side, then its final value and name at the right edge.
-    label_ys = _spread([y_at(line[-1]) for line in series], gap=12, low=TOP, high=TOP + plot_h)
+    label_ys = _spread([y_at(line[-1]) for line in series], gap=12, first=TOP, last=TOP + plot_h)
     for index, (name, line) in enumerate(zip(names, series, strict=True)):
         colour = COLOURS[index % len(COLOURS)]
         dash = DASHES[index % len(DASHES)]
@@ -190,15 +190,15 @@ def _short(name: str, most: int = 7) -> str:
     return name if len(name) <= most else name[: most - 1] + "\N{HORIZONTAL ELLIPSIS}"
 
 
-def _spread(ys: Sequence[float], gap: float, low: float, high: float) -> list[float]:
+def _spread(ys: Sequence[float], gap: float, first: float, last: float) -> list[float]:
     """Return label positions near `ys`, pushed apart so no two are closer than `gap`."""
     order = sorted(range(len(ys)), key=lambda i: ys[i])
     placed = [0.0] * len(ys)
-    last = low - gap
+    below = first - gap
     for i in order:
-        placed[i] = max(ys[i], last + gap)
-        last = placed[i]
-    overflow = last - high
+        placed[i] = max(ys[i], below + gap)
+        below = placed[i]
+    overflow = below - last
     if overflow > 0:
         for i in order:
             placed[i] -= overflow
