@@ -7,12 +7,14 @@ from scorekeeper.store import exchange, records, tables
 from scorekeeper.store.models import DealSeat, DealSeatTag, Player
 from tests.conftest import BOTH
 from tests.tables_support import (
+    FIRST,
     MADE_WITH_PARTNER,
     SET_ALONE,
     THROWN_IN,
     bearer,
     create_table,
     play,
+    play_example,
     play_random_games,
     start_game,
 )
@@ -88,6 +90,25 @@ def test_rebuild_gives_the_rows_kept_in_step_after_adds_corrections_undos_and_im
     result = app.test_cli_runner().invoke(args=["rebuild-records"])
     assert result.exit_code == 0, result.output
     assert f"Rebuilt {len(in_step[0])} per-seat deal records." in result.output
+    assert kept(app) == in_step
+
+
+def test_rebuild_gives_the_rows_kept_in_step_for_every_ruleset(app, client):
+    table = create_table(client)
+    for example in FIRST.values():
+        play_example(client, table, example)
+    in_step = kept(app)
+    tags = {tag for *_, tag in in_step[2]}
+    assert {"smuck", "moon", "moon_made", "forfeit", "euchred", "march", "called"} <= tags
+    assert {role for *_, role, _, _, _ in in_step[0]} == {"bidder", "partner", "opponent", "none"}
+    with app.app_context():
+        db.session.execute(DealSeatTag.__table__.delete())
+        db.session.execute(update(DealSeat).values(role="none"))
+        db.session.commit()
+        db.session.remove()
+    assert kept(app) != in_step
+    result = app.test_cli_runner().invoke(args=["rebuild-records"])
+    assert result.exit_code == 0, result.output
     assert kept(app) == in_step
 
 

@@ -6,9 +6,7 @@ SQLite and PostgreSQL; what the table shows of it is checked with literal values
 
 import csv
 import io
-import json
 import re
-from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
@@ -18,18 +16,10 @@ from scorekeeper.extensions import db
 from scorekeeper.store import exchange
 from scorekeeper.store.models import CardTable
 from tests.conftest import BOTH
-from tests.tables_support import bearer, create_table, csrf_token
+from tests.tables_support import FIRST, bearer, create_table, csrf_token, play_example
 
 BACKENDS = BOTH
 
-DATA = Path(__file__).parent / "data"
-EXAMPLES = [
-    *json.loads((DATA / "five-handed-games.json").read_text()),
-    *json.loads((DATA / "other-rulesets-games.json").read_text()),
-]
-FIRST = {}
-for example in EXAMPLES:
-    FIRST.setdefault(example["ruleset"], example)
 RULESETS = [r.id for r in engine.rulesets()]
 
 # Per ruleset: its statistics' tags, then per player (games won, deals played, points,
@@ -104,24 +94,6 @@ RECORDS = {
         },
     ),
 }
-
-
-def play_example(client, table, example):
-    """Start the worked game at the table and post every deal; return the game document."""
-    setup = {k: example[k] for k in ("ruleset", "players", "first_dealer", "target", "house_rules")}
-    response = client.post(
-        f"/api/v1/tables/{table['id']}/games", json=setup, headers=bearer(table["edit_token"])
-    )
-    assert response.status_code == 201, response.get_json()
-    game = response.get_json()
-    for number, entry in enumerate(example["deals"], start=1):
-        response = client.post(
-            f"/api/v1/games/{game['id']}/deals",
-            json={"number": number, **entry},
-            headers=bearer(game["edit_token"]),
-        )
-        assert response.status_code == 201, (number, response.get_json())
-    return client.get(f"/api/v1/games/{game['id']}").get_json() | {"edit_token": game["edit_token"]}
 
 
 @pytest.fixture
