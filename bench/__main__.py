@@ -123,7 +123,7 @@ def _big_table(games: int, least_deals: int, seed: int) -> tuple[CardTable, int]
                 "status": outcome.status if outcome else "in_progress",
                 "winners": list(outcome.winners) if outcome else [],
                 "decided_by": outcome.decided_by if outcome else None,
-                "explanation": outcome.explanation if outcome else "",
+                "explanation": str(outcome.explanation) if outcome else "",
                 "next_dealer": final.next_dealer if final else generated.setup["first_dealer"],
                 "scores": list(final.scores) if final else [0] * 5,
                 "created_at": at,

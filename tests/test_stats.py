@@ -167,3 +167,34 @@ def test_undoing_the_winning_deal_takes_the_win_back(client):
     players, endings = stats_of(client, table)
     assert players["Bob"]["won"] == 0 and players["Bob"]["finished"] == 0
     assert endings == {}
+
+
+def test_merging_two_spellings_moves_their_statistics(client):
+    table = create_table(client)
+    game = start_game(client, table, ["Ann", "Rob", "Cy", "Di", "Ed"])
+    play(client, game, [MADE_WITH_PARTNER])  # Rob (seat 1) bids and makes it
+    players = {
+        p["name"]: p["id"] for p in client.get(f"/api/v1/tables/{table['id']}").json["players"]
+    }
+    response = client.post(
+        f"/api/v1/tables/{table['id']}/merge",
+        json={"from": players["Rob"], "into": players.get("Robert") or players["Ann"]},
+        headers=bearer(table["edit_token"]),
+    )
+    assert response.status_code == 409  # Rob and Ann sat at the same game
+    other = start_game(client, table, ["Robert", "Bob", "Cy", "Di", "Ed"])
+    play(client, other, [SET_ALONE])  # Robert (seat 0) bids alone and is set
+    robert = next(
+        p["id"]
+        for p in client.get(f"/api/v1/tables/{table['id']}").json["players"]
+        if p["name"] == "Robert"
+    )
+    response = client.post(
+        f"/api/v1/tables/{table['id']}/merge",
+        json={"from": players["Rob"], "into": robert},
+        headers=bearer(table["edit_token"]),
+    )
+    assert response.status_code == 200, response.get_json()
+    merged, _ = stats_of(client, table)
+    assert "Rob" not in merged
+    assert counts(merged["Robert"]) == {"bid": 2, "made": 1, "set": 1, "called": 0, "alone": 1}

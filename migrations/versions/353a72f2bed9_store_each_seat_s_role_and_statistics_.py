@@ -26,20 +26,27 @@ def upgrade():
     sa.Column('number', sa.Integer(), nullable=False),
     sa.Column('seat', sa.Integer(), nullable=False),
     sa.Column('tag', sa.String(length=20), nullable=False),
+    sa.Column('table_player_id', sa.Integer(), nullable=True),
+    sa.Column('ruleset', sa.String(length=40), nullable=False),
     sa.ForeignKeyConstraint(['game_id', 'number', 'seat'], ['deal_seats.game_id', 'deal_seats.number', 'deal_seats.seat'], name='fk_deal_seat_tags_deal_seat', ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['table_player_id'], ['table_players.id'], name='fk_deal_seat_tags_table_player_id', ondelete='SET NULL'),
     sa.PrimaryKeyConstraint('game_id', 'number', 'seat', 'tag')
     )
+    with op.batch_alter_table('deal_seat_tags', schema=None) as batch_op:
+        batch_op.create_index('ix_deal_seat_tags_stats', ['table_player_id', 'ruleset', 'tag'], unique=False)
+
+    # The rows are rebuilt below, so the new column needs no value for the old ones.
+    op.execute('DELETE FROM deal_seats')
     with op.batch_alter_table('deal_seats', schema=None) as batch_op:
         batch_op.drop_index('ix_deal_seats_stats')
         batch_op.drop_column('alone')
-        batch_op.create_index('ix_deal_seats_stats', ['table_player_id', 'role', 'bid', 'made', 'delta'], unique=False)
+        batch_op.add_column(sa.Column('ruleset', sa.String(length=40), nullable=False))
+        batch_op.create_index('ix_deal_seats_stats', ['table_player_id', 'ruleset', 'role', 'bid', 'made', 'delta'], unique=False)
 
     # Rebuild every row from the stored deals, as `flask rebuild-records` does.
     from scorekeeper.store import records
 
-    bind = op.get_bind()
-    bind.execute(sa.text('DELETE FROM deal_seats'))
-    records.write_all(bind)
+    records.write_all(op.get_bind())
 
 
 def downgrade():
@@ -61,6 +68,9 @@ def downgrade():
     with op.batch_alter_table('deal_seats', schema=None) as batch_op:
         batch_op.alter_column('alone', server_default=None)
         batch_op.drop_index('ix_deal_seats_stats')
+        batch_op.drop_column('ruleset')
         batch_op.create_index('ix_deal_seats_stats', ['table_player_id', 'role', 'bid', 'made', 'alone', 'delta'], unique=False)
 
+    with op.batch_alter_table('deal_seat_tags', schema=None) as batch_op:
+        batch_op.drop_index('ix_deal_seat_tags_stats')
     op.drop_table('deal_seat_tags')

@@ -220,7 +220,7 @@ class DealSeat(db.Model):
     __table_args__ = (
         UniqueConstraint("game_id", "number", "seat", name="uq_deal_seats_game_number_seat"),
         # Covers the statistics query: read from the index alone, already in group order.
-        Index("ix_deal_seats_stats", "table_player_id", "role", "bid", "made", "delta"),
+        Index("ix_deal_seats_stats", "table_player_id", "ruleset", "role", "bid", "made", "delta"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -230,6 +230,8 @@ class DealSeat(db.Model):
     table_player_id: Mapped[int | None] = mapped_column(
         ForeignKey("table_players.id", ondelete="SET NULL")
     )
+    ruleset: Mapped[str] = mapped_column(String(40))
+    """The game's ruleset (copied, so the statistics group by it without reading games)."""
     role: Mapped[str] = mapped_column(String(10))
     """The ruleset's role for the seat (``bidder``, ``partner``, ``opponent``), or ``none``
     where nothing was played (thrown in, forfeited)."""
@@ -252,6 +254,8 @@ class DealSeatTag(db.Model):
             ondelete="CASCADE",
             name="fk_deal_seat_tags_deal_seat",
         ),
+        # Covers the statistics query: counted from the index alone.
+        Index("ix_deal_seat_tags_stats", "table_player_id", "ruleset", "tag"),
     )
 
     game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -259,3 +263,11 @@ class DealSeatTag(db.Model):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     tag: Mapped[str] = mapped_column(String(20), primary_key=True)
     """One of the tags the ruleset lists in its ``statistics``."""
+    table_player_id: Mapped[int | None] = mapped_column(
+        ForeignKey(
+            "table_players.id", ondelete="SET NULL", name="fk_deal_seat_tags_table_player_id"
+        )
+    )
+    """The seat's regular, as on its ``deal_seats`` row."""
+    ruleset: Mapped[str] = mapped_column(String(40))
+    """The game's ruleset, as on its ``deal_seats`` row."""

@@ -72,6 +72,7 @@ def seat_rows(
             "number": result.number,
             "seat": seat,
             "table_player_id": players[seat] if seat < len(players) else None,
+            "ruleset": config.ruleset.id,
             "role": NO_ROLE if role is None else str(role),
             "bid": bid,
             "made": result.made if role is not None else None,
@@ -80,7 +81,14 @@ def seat_rows(
         for seat, (role, delta) in enumerate(zip(roles, result.deltas, strict=True))
     ]
     tag_rows = [
-        {"game_id": seats.game_id, "number": result.number, "seat": seat, "tag": tag}
+        {
+            "game_id": seats.game_id,
+            "number": result.number,
+            "seat": seat,
+            "tag": tag,
+            "table_player_id": rows[seat]["table_player_id"],
+            "ruleset": config.ruleset.id,
+        }
         for seat, seat_tags in enumerate(tags)
         for tag in sorted(seat_tags)
     ]
@@ -122,13 +130,14 @@ def record_winners(game: Game) -> None:
 
 
 def relink_seats(game: Game) -> None:
-    """Copy each seat's regular (``table_player_id``) onto the game's rows."""
+    """Copy each seat's regular (``table_player_id``) onto the game's rows and tags."""
     for player in game.players:
-        db.session.execute(
-            update(DealSeat)
-            .where(DealSeat.game_id == game.id, DealSeat.seat == player.seat)
-            .values(table_player_id=player.table_player_id)
-        )
+        for model in (DealSeat, DealSeatTag):
+            db.session.execute(
+                update(model)
+                .where(model.game_id == game.id, model.seat == player.seat)
+                .values(table_player_id=player.table_player_id)
+            )
 
 
 def game_config(game: Game) -> engine.GameConfig:

@@ -103,20 +103,20 @@ def table_stats(table: CardTable, player_id: int | None = None) -> dict[str, Any
             record["wins_by"][decided_by] = record["wins_by"].get(decided_by, 0) + int(won)
 
     # 2. Every deal each one sat in, by ruleset, role, bid and whether the contract was made.
+    # (A regular's rows are all at this table: no need to read the games.)
     deals = (
         select(
             DealSeat.table_player_id,
-            Game.ruleset,
+            DealSeat.ruleset,
             DealSeat.role,
             DealSeat.bid,
             DealSeat.made,
             func.count(),
             func.coalesce(func.sum(DealSeat.delta), 0),
         )
-        .join(Game, Game.id == DealSeat.game_id)
-        .where(at_table, DealSeat.table_player_id.in_(ids))
+        .where(DealSeat.table_player_id.in_(ids))
         .group_by(
-            DealSeat.table_player_id, Game.ruleset, DealSeat.role, DealSeat.bid, DealSeat.made
+            DealSeat.table_player_id, DealSeat.ruleset, DealSeat.role, DealSeat.bid, DealSeat.made
         )
     )
     for pid, ruleset_id, role, bid, made, count, points in db.session.execute(deals):
@@ -136,18 +136,10 @@ def table_stats(table: CardTable, player_id: int | None = None) -> dict[str, Any
             part["partner"]["points"] += int(points)
 
     # 3. The ruleset's statistics: deals in which the seat earned each tag.
-    same_seat = and_(
-        DealSeatTag.game_id == DealSeat.game_id,
-        DealSeatTag.number == DealSeat.number,
-        DealSeatTag.seat == DealSeat.seat,
-    )
     tags = (
-        select(DealSeat.table_player_id, Game.ruleset, DealSeatTag.tag, func.count())
-        .select_from(DealSeatTag)
-        .join(DealSeat, same_seat)
-        .join(Game, Game.id == DealSeat.game_id)
-        .where(at_table, DealSeat.table_player_id.in_(ids))
-        .group_by(DealSeat.table_player_id, Game.ruleset, DealSeatTag.tag)
+        select(DealSeatTag.table_player_id, DealSeatTag.ruleset, DealSeatTag.tag, func.count())
+        .where(DealSeatTag.table_player_id.in_(ids))
+        .group_by(DealSeatTag.table_player_id, DealSeatTag.ruleset, DealSeatTag.tag)
     )
     for pid, ruleset_id, tag, count in db.session.execute(tags):
         statistics = _part(by_id[pid], ruleset_id)["statistics"]
