@@ -1,8 +1,9 @@
-"""Carry games out and back in: lossless JSON export and import, CSV for spreadsheets.
+"""Carry games of any ruleset out and back in: lossless JSON, and CSV for spreadsheets.
 
 The JSON keeps what was entered (each deal's entry, the change log, the times) and the
-outcome; import replays every entry through the engine, checks that it gives the outcome
-the file states, and stores nothing unless the whole file passes.
+outcome; the CSV keeps each deal's entry in the columns its ruleset describes. Import
+reads either, replays every entry through the engine for the game's ruleset, checks that
+it gives the outcome the file states, and stores nothing unless the whole file passes.
 """
 
 from __future__ import annotations
