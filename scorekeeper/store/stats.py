@@ -72,7 +72,7 @@ def _described() -> dict[str, engine.Ruleset]:
 def table_stats(table: CardTable, player_id: int | None = None) -> dict[str, Any]:
     """Return every regular's statistics (or one regular's), and how the table's games ended."""
     players = [p for p in table.players if player_id is None or p.id == player_id]
-    by_id = {p.id: _empty(p) for p in players}
+    by_id: dict[int | None, dict[str, Any]] = {p.id: _empty(p) for p in players}
     ids = list(by_id)
     if not ids:
         return {"players": [], "endings": {}}
@@ -178,12 +178,12 @@ def table_stats(table: CardTable, player_id: int | None = None) -> dict[str, Any
         by_id[pid]["longest_streak"] = int(length)
 
     # 5. How the table's finished games were decided.
-    endings = select(Game.decided_by, func.count()).where(
+    decided = select(Game.decided_by, func.count()).where(
         and_(at_table, Game.decided_by.is_not(None))
     )
     endings = {
         decided_by: count
-        for decided_by, count in db.session.execute(endings.group_by(Game.decided_by))
+        for decided_by, count in db.session.execute(decided.group_by(Game.decided_by))
     }
 
     order_of = {ruleset.id: index for index, ruleset in enumerate(engine.rulesets())}
