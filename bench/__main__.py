@@ -21,10 +21,10 @@ from pathlib import Path
 from sqlalchemy import event, insert, text
 
 from bench.generate import random_game
-from scorekeeper import create_app
+from scorekeeper import create_app, engine
 from scorekeeper.extensions import db
 from scorekeeper.store import exchange, games, records, tables
-from scorekeeper.store.models import CardTable, Deal, DealSeat, Game, Player
+from scorekeeper.store.models import CardTable, Deal, DealSeat, DealSeatTag, Game, Player
 
 REGULARS = [
     "Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lou",
@@ -91,7 +91,7 @@ def _big_table(games: int, least_deals: int, seed: int) -> tuple[CardTable, int]
     db.session.commit()
     start = datetime(2026, 1, 1, 19, 0, tzinfo=UTC)
     total = 0
-    batch: dict[str, list] = {"games": [], "players": [], "deals": [], "seats": []}
+    batch: dict[str, list] = {"games": [], "players": [], "deals": [], "seats": [], "tags": []}
     for index in range(games):
         # Aim at the requested average length: a higher target makes longer games.
         left = games - index
@@ -123,7 +123,7 @@ def _big_table(games: int, least_deals: int, seed: int) -> tuple[CardTable, int]
                 "status": outcome.status if outcome else "in_progress",
                 "winners": list(outcome.winners) if outcome else [],
                 "decided_by": outcome.decided_by if outcome else None,
-                "explanation": outcome.explanation if outcome else "",
+                "explanation": str(outcome.explanation) if outcome else "",
                 "next_dealer": final.next_dealer if final else generated.setup["first_dealer"],
                 "scores": list(final.scores) if final else [0] * 5,
                 "created_at": at,
@@ -132,7 +132,8 @@ def _big_table(games: int, least_deals: int, seed: int) -> tuple[CardTable, int]
             }
         )
         winners = set(outcome.winners) if outcome else set()
-        seat_players = [ids[name] for name in names]
+        config = engine.configure(**generated.setup)
+        seats = records.seating(game_id, config, [ids[name] for name in names])
         for seat, name in enumerate(names):
             batch["players"].append(
                 {
@@ -155,11 +156,13 @@ def _big_table(games: int, least_deals: int, seed: int) -> tuple[CardTable, int]
                     "updated_at": at,
                 }
             )
-            batch["seats"].extend(records.seat_rows(game_id, document, seat_players))
+            rows, tags = records.seat_rows(seats, document)
+            batch["seats"].extend(rows)
+            batch["tags"].extend(tags)
         total += len(generated.entries)
         if len(batch["games"]) >= BATCH or index == games - 1:
             _write(batch)
-            batch = {"games": [], "players": [], "deals": [], "seats": []}
+            batch = {"games": [], "players": [], "deals": [], "seats": [], "tags": []}
     db.session.execute(text("ANALYZE"))  # fresh planner statistics, as a live database has
     db.session.commit()
     return tables.get_table(table_id), total
@@ -172,6 +175,8 @@ def _write(batch: dict[str, list]) -> None:
     session.execute(insert(Player), batch["players"])
     session.execute(insert(Deal), batch["deals"])
     session.execute(insert(DealSeat), batch["seats"])
+    if batch["tags"]:
+        session.execute(insert(DealSeatTag), batch["tags"])
     session.commit()
 
 

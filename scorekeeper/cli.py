@@ -79,14 +79,14 @@ def export_command(table_id, game_id, everything, output, as_csv, with_secrets):
 )
 @click.option("--table", "table_id", help="Put the games at this existing table.")
 def import_command(source, copy, table_id):
-    """Import an export file, after checking every deal with the rules; all or nothing."""
+    """Import an export file (JSON, or CSV), after checking every deal; all or nothing."""
     table = None
     if table_id:
         table = tables.get_table(table_id)
         if table is None:
             raise click.ClickException(f"There is no table {table_id}.")
-    document = exchange.load(source.read())
     try:
+        document = exchange.load(source.read())
         results = exchange.import_documents(
             exchange.documents_of(document), keep_ids=not copy, table=table
         )
@@ -97,7 +97,8 @@ def import_command(source, copy, table_id):
             click.echo(f"Table {result.table.name!r}: {result.table.id}")
             if result.table_token:
                 click.echo(f"  edit token: {result.table_token}")
-        click.echo(f"Imported {len(result.games)} games.")
+        count = len(result.games)
+        click.echo(f"Imported {count} game{'' if count == 1 else 's'}.")
         for game_id, token in result.game_tokens.items():
             click.echo(f"  game {game_id} edit token: {token}")
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
@@ -94,3 +96,33 @@ SET_ALONE = {
     "high": 0, "low": 2, "jack": 3, "off_jack": 0, "joker": 4, "game": "opponents",
 }  # fmt: skip
 THROWN_IN = {"thrown_in": True}
+
+
+DATA = Path(__file__).parent / "data"
+EXAMPLES = [
+    *json.loads((DATA / "five-handed-games.json").read_text()),
+    *json.loads((DATA / "other-rulesets-games.json").read_text()),
+]
+"""The worked games of every ruleset (tests/data)."""
+FIRST = {}
+"""Each ruleset's first worked game, by ruleset id, in the rule book's order."""
+for _example in EXAMPLES:
+    FIRST.setdefault(_example["ruleset"], _example)
+
+
+def play_example(client, table, example):
+    """Start the worked game at the table and post every deal; return the game document."""
+    setup = {k: example[k] for k in ("ruleset", "players", "first_dealer", "target", "house_rules")}
+    response = client.post(
+        f"/api/v1/tables/{table['id']}/games", json=setup, headers=bearer(table["edit_token"])
+    )
+    assert response.status_code == 201, response.get_json()
+    game = response.get_json()
+    for number, entry in enumerate(example["deals"], start=1):
+        response = client.post(
+            f"/api/v1/games/{game['id']}/deals",
+            json={"number": number, **entry},
+            headers=bearer(game["edit_token"]),
+        )
+        assert response.status_code == 201, (number, response.get_json())
+    return client.get(f"/api/v1/games/{game['id']}").get_json() | {"edit_token": game["edit_token"]}

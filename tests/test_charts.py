@@ -84,3 +84,54 @@ def test_chart_fragment_renders_from_a_game_document_alone():
         html = render_template("games/_chart.html", game=game)
     assert html.count('class="series series-') == 5
     assert "swatch-4" in html and ">Ed</li>" in html
+
+
+def test_team_games_have_one_line_per_team_named_by_its_members():
+    players = ["Ann", "Bob", "Cy", "Di"]
+    deals = [deal(1, [3, 1, 3, 1]), deal(2, [3, 5, 3, 5])]
+    root = parse(score_chart(players, deals, 15, teams=[[0, 2], [1, 3]]))
+    lines = root.findall(f".//{SVG}polyline")
+    assert len(lines) == 2
+    assert "After 2 deals: Ann &amp; Cy 3, Bob &amp; Di 5." in str(
+        score_chart(players, deals, 15, teams=[[0, 2], [1, 3]])
+    )
+    ends = [float(p.get("points").split()[-1].split(",")[1]) for p in lines]
+    assert ends[1] < ends[0]  # Bob and Di's 5 above Ann and Cy's 3
+
+
+def test_chart_fragment_of_a_team_game_has_a_legend_entry_per_team():
+    from flask import render_template
+
+    from tests.conftest import make_app
+
+    game = {
+        "players": [{"seat": s, "name": n, "score": 0} for s, n in enumerate(PLAYERS[:4])],
+        "teams": [[0, 2], [1, 3]],
+        "deals": [deal(1, [2, 0, 2, 0])],
+        "target": 15,
+    }
+    with make_app().test_request_context():
+        html = render_template("games/_chart.html", game=game)
+    assert html.count('class="series series-') == 2
+    assert "</span>Ann &amp; Cy</li>" in html and "</span>Bob &amp; Di</li>" in html
+
+
+def test_chart_follows_the_pages_colour_scheme_instead_of_a_white_panel():
+    from pathlib import Path
+
+    svg = str(score_chart(PLAYERS, [deal(1, [-4, 0, 6, 0, 2])], 21))
+    # Text and grid take the page's colour; no white rectangle behind the chart.
+    assert 'fill="currentColor"' in svg and 'stroke="currentColor"' in svg
+    assert "#fff" not in svg.lower() and "<rect" not in svg.split("<g ")[0]
+    css = (Path(__file__).parents[1] / "static" / "tables.css").read_text()
+    figure = css[css.index(".chart-figure {") :].split("}")[0]
+    assert "background" not in figure and "color: var(--fg)" in figure
+    dark = css[css.index("@media (prefers-color-scheme: dark)") :].split("}\n}")[0]
+    assert "--series-0" in dark and "--target" in dark
+    assert ".score-chart .series polyline" in css  # series colours come from the theme
+
+
+def test_chart_draws_negative_scores_below_the_zero_line():
+    root = parse(score_chart(PLAYERS, [deal(1, [-4, 0, 6, 0, 2])], 21))
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "-5" in texts or "-4" in texts  # the axis reaches below 0

@@ -53,7 +53,7 @@ def test_import_as_copy_prints_new_edit_tokens(app, client, tmp_path):
     result = runner.invoke(args=["import", "--copy", str(path)])
     assert result.exit_code == 0, result.output
     assert "Table 'Club'" in result.output and "edit token:" in result.output
-    assert "Imported 1 games." in result.output
+    assert "Imported 1 game." in result.output
 
 
 def test_import_of_a_bad_file_says_what_is_wrong_and_imports_nothing(app, client, tmp_path):
@@ -79,7 +79,8 @@ def test_export_csv_of_a_game(app, client):
     result = app.test_cli_runner().invoke(args=["export", "--game", game["id"], "--csv"])
     assert result.exit_code == 0
     lines = result.output.strip().splitlines()
-    assert lines[0].startswith("table,game,started") and len(lines) == 6
+    # The header, deal 0 (the start) and deal 1, a row per player each.
+    assert lines[0].startswith("table,game_id,started") and len(lines) == 11
 
 
 def test_export_needs_exactly_one_thing_to_export(app):

@@ -173,7 +173,10 @@ def test_csv_has_one_row_per_deal_per_player(app, client):
     assert response.mimetype == "text/csv"
     assert "attachment" in response.headers["Content-Disposition"]
     rows = list(csv.DictReader(io.StringIO(response.text)))
-    assert len(rows) == 15
+    # Deal 0 is the start: every seat, the first dealer, scores 0.
+    assert len(rows) == 20
+    start = [r for r in rows if r["deal"] == "0"]
+    assert [(r["dealer"], r["score"], r["role"]) for r in start] == [("'@Ann", "0", "")] * 5
     first = [r for r in rows if r["deal"] == "1"]
     assert [r["role"] for r in first] == ["opponent", "bidder", "opponent", "partner", "opponent"]
     assert [int(r["delta"]) for r in first] == [2, 4, 2, 4, 2]

@@ -1,18 +1,20 @@
 """The per-seat deal records: kept in step by the services, and rebuilt the same from the deals."""
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 
 from scorekeeper.extensions import db
 from scorekeeper.store import exchange, records, tables
-from scorekeeper.store.models import DealSeat, Player
+from scorekeeper.store.models import DealSeat, DealSeatTag, Player
 from tests.conftest import BOTH
 from tests.tables_support import (
+    FIRST,
     MADE_WITH_PARTNER,
     SET_ALONE,
     THROWN_IN,
     bearer,
     create_table,
     play,
+    play_example,
     play_random_games,
     start_game,
 )
@@ -27,7 +29,6 @@ SEAT_COLUMNS = (
     DealSeat.role,
     DealSeat.bid,
     DealSeat.made,
-    DealSeat.alone,
     DealSeat.delta,
 )
 
@@ -41,8 +42,13 @@ def kept(app):
         won = db.session.execute(
             select(Player.game_id, Player.seat, Player.won).order_by(Player.game_id, Player.seat)
         ).all()
+        tags = db.session.execute(
+            select(
+                DealSeatTag.game_id, DealSeatTag.number, DealSeatTag.seat, DealSeatTag.tag
+            ).order_by(DealSeatTag.game_id, DealSeatTag.number, DealSeatTag.seat, DealSeatTag.tag)
+        ).all()
         db.session.remove()
-    return [tuple(r) for r in rows], [tuple(w) for w in won]
+    return [tuple(r) for r in rows], [tuple(w) for w in won], [tuple(t) for t in tags]
 
 
 def test_rebuild_gives_the_rows_kept_in_step_after_adds_corrections_undos_and_imports(app, client):
@@ -68,11 +74,14 @@ def test_rebuild_gives_the_rows_kept_in_step_after_adds_corrections_undos_and_im
     in_step = kept(app)
     assert len(in_step[0]) > 5 * 20
     assert any(won for *_, won in in_step[1])
+    assert {"bid", "made", "set", "called", "alone"} <= {tag for *_, tag in in_step[2]}
 
     # Spoil the records, then rebuild them from the deals.
     with app.app_context():
         db.session.execute(update(DealSeat).values(delta=DealSeat.delta + 1, role="none"))
         db.session.execute(update(Player).values(won=False))
+        db.session.execute(DealSeatTag.__table__.delete().where(DealSeatTag.number == 2))
+        db.session.execute(DealSeatTag.__table__.delete().where(DealSeatTag.number == 1))
         db.session.execute(DealSeat.__table__.delete().where(DealSeat.number == 1))
         db.session.commit()
         db.session.remove()
@@ -84,6 +93,25 @@ def test_rebuild_gives_the_rows_kept_in_step_after_adds_corrections_undos_and_im
     assert kept(app) == in_step
 
 
+def test_rebuild_gives_the_rows_kept_in_step_for_every_ruleset(app, client):
+    table = create_table(client)
+    for example in FIRST.values():
+        play_example(client, table, example)
+    in_step = kept(app)
+    tags = {tag for *_, tag in in_step[2]}
+    assert {"smuck", "moon", "moon_made", "forfeit", "euchred", "march", "called"} <= tags
+    assert {role for *_, role, _, _, _ in in_step[0]} == {"bidder", "partner", "opponent", "none"}
+    with app.app_context():
+        db.session.execute(DealSeatTag.__table__.delete())
+        db.session.execute(update(DealSeat).values(role="none"))
+        db.session.commit()
+        db.session.remove()
+    assert kept(app) != in_step
+    result = app.test_cli_runner().invoke(args=["rebuild-records"])
+    assert result.exit_code == 0, result.output
+    assert kept(app) == in_step
+
+
 def test_rebuild_of_records_already_right_changes_nothing(app, client):
     table = create_table(client)
     play_random_games(client, table, 2, seed=3)
@@ -92,3 +120,81 @@ def test_rebuild_of_records_already_right_changes_nothing(app, client):
         assert records.rebuild() == len(in_step[0])
         db.session.remove()
     assert kept(app) == in_step
+
+
+def test_migration_rebuilds_the_records_from_the_deals_and_goes_back_down(empty_database):
+    from datetime import UTC, datetime
+
+    from flask_migrate import downgrade, upgrade
+    from sqlalchemy import insert, inspect, text
+
+    from scorekeeper import engine
+    from scorekeeper.store.models import Deal, Game
+    from tests.conftest import make_app
+
+    app = make_app(empty_database)
+    config = engine.configure("five-handed-schmier", ["Ann", "Bob", "Cy", "Di", "Ed"], 0)
+    state = engine.new_game(config)
+    deals = []
+    for number, raw in enumerate([MADE_WITH_PARTNER, THROWN_IN, SET_ALONE], start=1):
+        state = engine.apply_deal(state, engine.parse_entry(config, raw))
+        deals.append({"game_id": "g" * 22, "number": number, "entry": raw})
+        deals[-1]["result"] = state.last.to_document()
+    now = datetime(2026, 11, 30, tzinfo=UTC)
+    with app.app_context():
+        upgrade(revision="c2b0e336b95a")  # the schema before the tags
+        db.session.execute(
+            insert(Game),
+            [
+                {
+                    "id": "g" * 22, "ruleset": config.ruleset.id, "target": 21,
+                    "first_dealer": 0, "house_rules": dict(config.house_rules),
+                    "edit_token_hash": "0" * 64, "version": 4, "deal_count": 3,
+                    "status": "in_progress", "winners": [], "explanation": "",
+                    "next_dealer": 3, "scores": list(state.scores),
+                    "created_at": now, "updated_at": now,
+                }
+            ],
+        )  # fmt: skip
+        db.session.execute(
+            insert(Player),
+            [{"game_id": "g" * 22, "seat": s, "name": n} for s, n in enumerate(config.players)],
+        )
+        db.session.execute(
+            insert(Deal), [d | {"created_at": now, "updated_at": now} for d in deals]
+        )
+        db.session.commit()
+
+        upgrade()
+        rows = db.session.execute(
+            select(
+                DealSeat.number, DealSeat.seat, DealSeat.role, DealSeat.bid, DealSeat.delta
+            ).order_by(DealSeat.number, DealSeat.seat)
+        ).all()
+        assert [tuple(r) for r in rows[:5]] == [
+            (1, 0, "opponent", 4, 2), (1, 1, "bidder", 4, 4), (1, 2, "opponent", 4, 2),
+            (1, 3, "partner", 4, 4), (1, 4, "opponent", 4, 2),
+        ]  # fmt: skip
+        assert {r.role for r in rows[5:10]} == {"none"} and len(rows) == 15
+        tags = db.session.execute(
+            select(DealSeatTag.number, DealSeatTag.seat, DealSeatTag.tag).order_by(
+                DealSeatTag.number, DealSeatTag.seat, DealSeatTag.tag
+            )
+        ).all()
+        assert [tuple(t) for t in tags] == [
+            (1, 1, "bid"), (1, 1, "made"), (1, 3, "called"),
+            (3, 0, "alone"), (3, 0, "bid"), (3, 0, "set"),
+        ]  # fmt: skip
+        db.session.commit()
+
+        downgrade(revision="c2b0e336b95a")
+        assert "deal_seat_tags" not in inspect(db.engine).get_table_names()
+        alone = db.session.execute(
+            text("SELECT number, seat FROM deal_seats WHERE alone ORDER BY number, seat")
+        ).all()
+        assert [tuple(a) for a in alone] == [(3, 0)]
+        db.session.commit()
+        upgrade()
+        assert db.session.scalar(select(func.count()).select_from(DealSeatTag)) == 6
+        db.session.remove()
+        db.engine.dispose()

@@ -42,16 +42,29 @@ def seats(app, game_id):
     return [tuple(r) for r in rows]
 
 
+def counts(record, ruleset="five-handed-schmier"):
+    """Return a record's statistics in one ruleset, by tag."""
+    part = next(p for p in record["rulesets"] if p["id"] == ruleset)
+    return {s["tag"]: s["count"] for s in part["statistics"]}
+
+
 def test_bids_partners_alone_and_points_per_deal(client):
     table = create_table(client)
     game = start_game(client, table)
     play(client, game, [MADE_WITH_PARTNER, THROWN_IN, SET_ALONE])
     players, _ = stats_of(client, table)
     ann, bob, di = players["Ann"], players["Bob"], players["Di"]
-    assert bob["bids"]["4"] == {"made": 1, "set": 0} and bob["bids_made"] == 1
-    assert ann["bids"]["5"] == {"made": 0, "set": 1} and ann["bids_set"] == 1
-    assert ann["alone"] == {"played": 1, "made": 0, "set": 1}
-    assert di["partner"] == {"called": 1, "made": 1, "set": 0, "points": 4}
+    [part] = bob["rulesets"]
+    assert part["id"] == "five-handed-schmier" and part["name"] == "Five-Handed Schmier"
+    assert part["bids"] == {"4": {"made": 1, "set": 0}}
+    assert counts(bob) == {"bid": 1, "made": 1, "set": 0, "called": 0, "alone": 0}
+    assert ann["rulesets"][0]["bids"] == {"5": {"made": 0, "set": 1}}
+    assert counts(ann) == {"bid": 1, "made": 0, "set": 1, "called": 0, "alone": 1}
+    assert counts(di) == {"bid": 0, "made": 0, "set": 0, "called": 1, "alone": 0}
+    assert di["rulesets"][0]["partner"] == {"deals": 1, "made": 1, "set": 0, "points": 4}
+    assert [s["label"] for s in part["statistics"]] == [
+        "Bids won", "Bids made", "Bids set", "Called as partner", "Played alone",
+    ]  # fmt: skip
     # Thrown-in deals are not deals played: Ann had +2 then -5 in two deals.
     assert ann["deals"] == 2 and ann["points"] == -3 and ann["points_per_deal"] == -1.5
     assert ann["games"] == 1 and ann["won"] == 0 and ann["win_rate"] is None
@@ -100,7 +113,7 @@ def test_records_follow_corrections_and_undo(app, client):
     assert response.status_code == 204
     assert len(seats(app, game["id"])) == 5
     players, _ = stats_of(client, table)
-    assert players["Ann"]["deals"] == 0 and players["Ann"]["bids_set"] == 0
+    assert players["Ann"]["deals"] == 0 and counts(players["Ann"])["set"] == 0
 
 
 def test_games_without_a_table_still_get_records(app, client, api):
@@ -154,3 +167,34 @@ def test_undoing_the_winning_deal_takes_the_win_back(client):
     players, endings = stats_of(client, table)
     assert players["Bob"]["won"] == 0 and players["Bob"]["finished"] == 0
     assert endings == {}
+
+
+def test_merging_two_spellings_moves_their_statistics(client):
+    table = create_table(client)
+    game = start_game(client, table, ["Ann", "Rob", "Cy", "Di", "Ed"])
+    play(client, game, [MADE_WITH_PARTNER])  # Rob (seat 1) bids and makes it
+    players = {
+        p["name"]: p["id"] for p in client.get(f"/api/v1/tables/{table['id']}").json["players"]
+    }
+    response = client.post(
+        f"/api/v1/tables/{table['id']}/merge",
+        json={"from": players["Rob"], "into": players.get("Robert") or players["Ann"]},
+        headers=bearer(table["edit_token"]),
+    )
+    assert response.status_code == 409  # Rob and Ann sat at the same game
+    other = start_game(client, table, ["Robert", "Bob", "Cy", "Di", "Ed"])
+    play(client, other, [SET_ALONE])  # Robert (seat 0) bids alone and is set
+    robert = next(
+        p["id"]
+        for p in client.get(f"/api/v1/tables/{table['id']}").json["players"]
+        if p["name"] == "Robert"
+    )
+    response = client.post(
+        f"/api/v1/tables/{table['id']}/merge",
+        json={"from": players["Rob"], "into": robert},
+        headers=bearer(table["edit_token"]),
+    )
+    assert response.status_code == 200, response.get_json()
+    merged, _ = stats_of(client, table)
+    assert "Rob" not in merged
+    assert counts(merged["Robert"]) == {"bid": 2, "made": 1, "set": 1, "called": 0, "alone": 1}

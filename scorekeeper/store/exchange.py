@@ -1,8 +1,9 @@
-"""Carry games out and back in: lossless JSON export and import, CSV for spreadsheets.
+"""Carry games of any ruleset out and back in: lossless JSON, and CSV for spreadsheets.
 
 The JSON keeps what was entered (each deal's entry, the change log, the times) and the
-outcome; import replays every entry through the engine, checks that it gives the outcome
-the file states, and stores nothing unless the whole file passes.
+outcome; the CSV keeps each deal's entry in the columns its ruleset describes. Import
+reads either, replays every entry through the engine for the game's ruleset, checks that
+it gives the outcome the file states, and stores nothing unless the whole file passes.
 """
 
 from __future__ import annotations
@@ -31,11 +32,6 @@ FORMAT = "scorekeeper-export"
 BUNDLE = "scorekeeper-export-bundle"
 VERSION = 1
 ACTIONS = ("add", "correct", "undo")
-CSV_COLUMNS = (
-    "table", "game", "started", "ruleset", "target", "deal", "dealer", "thrown_in",
-    "bidder", "bid", "trump", "called_card", "partner", "made", "seat", "player", "role",
-    "delta", "score", "status", "winner",
-)  # fmt: skip
 
 
 class ImportRefused(ValueError):
@@ -188,6 +184,24 @@ def dumps(document: Mapping[str, Any]) -> str:
 
 
 # ---------------------------------------------------------------- CSV
+#
+# One row per player per deal, so a spreadsheet can sum, filter and chart by player
+# without reading JSON: the game's setup, the deal's entry as it was entered (one column
+# per entry field the games' rulesets describe, in their order; seats written as the
+# players' names), then what the engine made of it (made, the seat's role and team, its
+# change and total). The entry as entered, not as resolved, is what makes the file
+# importable again: replayed through the engine it gives the same deals and outcome.
+# Deal 0 is each game's start (every score 0, the first dealer), which keeps games
+# without deals and gives a chart its first point. The change log and each deal's times
+# travel only in the JSON export.
+
+CSV_BEFORE = ("table", "game_id", "started", "ruleset", "target", "house_rules", "deal", "dealer")
+CSV_AFTER = ("made", "seat", "player", "team", "role", "delta", "score", "status", "winner")
+"""The columns around the entry fields' columns."""
+ENTRY_PREFIX = "entry_"
+"""Put before an entry field's name where it is also one of the columns around them."""
+STRUCTURED = frozenset({engine.FieldKind.COUNTS, engine.FieldKind.AUCTION})
+"""Entry fields whose value is a list or an object, written as JSON in one cell."""
 
 
 def game_csv(game: Game, table: CardTable | None = None) -> str:
@@ -203,55 +217,64 @@ def table_csv(table: CardTable) -> str:
 def _csv(where, table: CardTable | None) -> str:
     """Return the CSV of the games matching `where`; three queries, deals read as rows."""
     games = _load_games(select(Game).where(where).order_by(Game.created_at, Game.id))
-    results: dict[str, list] = {}
+    configs = {game.id: records.game_config(game) for game in games}
+    deals: dict[str, list] = {}
     query = (
-        select(Deal.game_id, Deal.result)
+        select(Deal.game_id, Deal.entry, Deal.result)
         .where(Deal.game_id.in_(select(Game.id).where(where)))
         .order_by(Deal.game_id, Deal.number)
     )
-    for game_id, result in db.session.execute(query):
-        results.setdefault(game_id, []).append(result)
+    for game_id, entry, result in db.session.execute(query):
+        deals.setdefault(game_id, []).append((entry, result))
+    columns: dict[str, None] = {}  # the entry fields of every game's ruleset, in order
+    for config in configs.values():
+        columns.update((f.name, None) for f in config.ruleset.entry_fields(config))
+    for entries in deals.values():
+        columns.update((name, None) for entry, _ in entries for name in entry)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow([*CSV_BEFORE, *(_entry_column(name) for name in columns), *CSV_AFTER])
     table_name = _cell(table.name) if table else ""
     for game in games:
-        names = [_cell(p.name) for p in game.players]
-        head = [table_name, game.id, _time(game.created_at), game.ruleset, game.target]
-        finished = game.status != "in_progress"
+        config = configs[game.id]
+        ruleset = config.ruleset
+        fields = {f.name: f for f in ruleset.entry_fields(config)}
+        names = [_cell(name) for name in config.players]
+        team_of = {seat: i for i, team in enumerate(config.teams() or ()) for seat in team}
+        head = [
+            table_name,
+            game.id,
+            _time(game.created_at),
+            game.ruleset,
+            game.target,
+            json.dumps(dict(game.house_rules), separators=(",", ":")),
+        ]
+        finished = game.status != str(engine.Status.IN_PROGRESS)
         won = [_flag(seat in game.winners) if finished else "" for seat in range(len(names))]
-        for d in results.get(game.id, ()):
-            bidders = d.get("bidders") or []
-            thrown_in = bool(d.get("thrown_in"))
+        start = [*head, 0, names[config.first_dealer], *[""] * len(columns)]
+        for seat, name in enumerate(names):
+            team = team_of.get(seat, "")
+            writer.writerow([*start, "", seat, name, team, "", 0, 0, game.status, won[seat]])
+        for entry, document in deals.get(game.id, ()):
+            result = engine.DealResult.from_document(document)
+            roles = ruleset.roles(config, result)
             deal = [
-                d["number"],
-                names[d["dealer"]],
-                _flag(thrown_in),
-                names[d["bidder"]] if d.get("bidder") is not None else "",
-                _blank(d.get("bid")),
-                _blank(d.get("trump")),
-                _blank(d.get("called_card")),
-                names[d["partner"]] if d.get("partner") is not None else "",
-                _flag(d.get("made")),
+                *head,
+                result.number,
+                names[result.dealer],
+                *(_encode(fields.get(name), entry.get(name), names) for name in columns),
+                _flag(result.made),
             ]
-            for seat, name in enumerate(names):
-                if thrown_in:
-                    role = ""
-                elif seat == bidders[0]:
-                    role = "bidder"
-                elif seat in bidders:
-                    role = "partner"
-                else:
-                    role = "opponent"
+            for seat, (name, role) in enumerate(zip(names, roles, strict=True)):
                 writer.writerow(
                     [
-                        *head,
                         *deal,
                         seat,
                         name,
-                        role,
-                        d["deltas"][seat],
-                        d["scores"][seat],
+                        team_of.get(seat, ""),
+                        "" if role is None else str(role),
+                        result.deltas[seat],
+                        result.scores[seat],
                         game.status,
                         won[seat],
                     ]
@@ -259,17 +282,184 @@ def _csv(where, table: CardTable | None) -> str:
     return out.getvalue()
 
 
+def _entry_column(name: str) -> str:
+    """Return the column of an entry field: its name, unless a setup or result column has it."""
+    taken = name in CSV_BEFORE or name in CSV_AFTER or name.startswith(ENTRY_PREFIX)
+    return ENTRY_PREFIX + name if taken else name
+
+
+def _entry_field(column: str) -> str:
+    """Return the entry field a column holds (the inverse of `_entry_column`)."""
+    return column.removeprefix(ENTRY_PREFIX)
+
+
+def _encode(field: engine.EntryField | None, value: Any, names: list[str]) -> Any:
+    """Return an entry value as a cell: a seat as its player's name, flags as yes or no."""
+    if value is None:
+        return ""
+    if field is not None and field.kind == engine.FieldKind.SEAT and _is_int(value):
+        return names[value] if 0 <= value < len(names) else value
+    if isinstance(value, bool):
+        return _flag(value)
+    if isinstance(value, str):
+        return _cell(value)
+    if isinstance(value, int):
+        return value
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _decode(field: engine.EntryField | None, text: str, names: list[str], where: str) -> Any:
+    """Return an entry value from its cell, as `_encode` wrote it, or refuse it."""
+    kind = field.kind if field is not None else None
+    if kind == engine.FieldKind.SEAT:
+        name = _uncell(text)
+        if name in names:
+            return names.index(name)
+        if text.isdigit():
+            return int(text)
+        raise ImportRefused(f"{where}: {name!r} is not a player of this game.")
+    if kind == engine.FieldKind.FLAG or (field is None and text in ("yes", "no")):
+        if text not in ("yes", "no"):
+            raise ImportRefused(f"{where}: write yes or no.")
+        return text == "yes"
+    if kind in STRUCTURED or (field is None and text[:1] in ("[", "{")):
+        try:
+            return json.loads(text)
+        except ValueError:
+            raise ImportRefused(f"{where}: {text!r} is not valid JSON.") from None
+    if text.lstrip("-").isdigit():
+        return int(text)
+    return _uncell(text)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _cell(text: str) -> str:
-    """Return text a spreadsheet shows as text, never runs as a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    """Return text a spreadsheet shows as text, never runs as a formula.
+
+    A leading apostrophe is added before a formula character, and before an apostrophe
+    (so that `_uncell` gives back exactly what was written).
+    """
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r", "'") else text
 
 
-def _blank(value: Any) -> Any:
-    return "" if value is None else value
+def _uncell(text: str) -> str:
+    """Return the text `_cell` was given."""
+    return text[1:] if text[:1] == "'" else text
 
 
 def _flag(value: bool | None) -> str:
     return "" if value is None else ("yes" if value else "no")
+
+
+def parse_csv(text: str) -> dict[str, Any]:
+    """Return the export document a CSV export holds (its games and its table's name).
+
+    Every game is then checked by the engine like a JSON file's (see `import_document`).
+    """
+    reader = csv.DictReader(io.StringIO(text))
+    header = reader.fieldnames or []
+    missing = [name for name in (*CSV_BEFORE, *CSV_AFTER) if name not in header]
+    if missing:
+        raise ImportRefused(f"The CSV file has no column {missing[0]!r}.")
+    columns = [name for name in header if name not in CSV_BEFORE and name not in CSV_AFTER]
+    games: dict[str, dict[str, Any]] = {}
+    table_name = ""
+    for line, row in enumerate(reader, start=2):
+        where = f"Line {line}"
+        if None in row or any(value is None for value in row.values()):
+            raise ImportRefused(f"{where}: it does not have one cell per column.")
+        table_name = table_name or _uncell(row["table"])
+        deal, seat = _whole(row["deal"], f"{where}: deal"), _whole(row["seat"], f"{where}: seat")
+        game = games.get(row["game_id"])
+        if game is None:
+            try:
+                house_rules = json.loads(row["house_rules"] or "{}")
+            except ValueError:
+                raise ImportRefused(f"{where}: house_rules is not valid JSON.") from None
+            game = games[row["game_id"]] = {
+                "id": row["game_id"],
+                "ruleset": row["ruleset"],
+                "target": _whole(row["target"], f"{where}: target"),
+                "house_rules": house_rules,
+                "created_at": row["started"] or None,
+                "status": row["status"],
+                "seats": {},
+                "dealer": None,
+                "deals": {},
+                "winners": set(),
+                "scores": {},
+                "line": line,
+            }
+        if deal == 0:
+            game["seats"][seat] = _uncell(row["player"])
+            game["dealer"] = _uncell(row["dealer"])
+        elif deal not in game["deals"]:
+            cells = {_entry_field(column): row[column] for column in columns if row[column]}
+            game["deals"][deal] = (line, cells)
+        game["scores"][seat] = _whole(row["score"], f"{where}: score")
+        if row["winner"] == "yes":
+            game["winners"].add(seat)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "table": {"name": table_name, "players": []} if table_name else None,
+        "games": [_csv_game(game) for game in games.values()],
+    }
+
+
+def _csv_game(game: dict[str, Any]) -> dict[str, Any]:
+    """Return a game's export record from its CSV rows, entries decoded by its ruleset."""
+    where = f"Line {game['line']}"
+    seats = game["seats"]
+    if sorted(seats) != list(range(len(seats))) or not seats:
+        raise ImportRefused(f"{where}: game {game['id']} needs a deal 0 row for every seat.")
+    names = [seats[seat] for seat in range(len(seats))]
+    if game["dealer"] not in names:
+        raise ImportRefused(f"{where}: the first dealer {game['dealer']!r} is not a player.")
+    try:
+        config = engine.configure(
+            ruleset=game["ruleset"],
+            players=names,
+            first_dealer=names.index(game["dealer"]),
+            target=game["target"],
+            house_rules=game["house_rules"],
+        )
+    except engine.RuleViolation as error:
+        raise ImportRefused(f"{where}: {error.message}") from None
+    fields = {f.name: f for f in config.ruleset.entry_fields(config)}
+    deals = []
+    for number in sorted(game["deals"]):
+        line, cells = game["deals"][number]
+        entry = {
+            name: _decode(fields.get(name), text, names, f"Line {line}: {name}")
+            for name, text in cells.items()
+        }
+        deals.append({"number": number, "entry": entry})
+    return {
+        "id": game["id"],
+        "ruleset": game["ruleset"],
+        "players": names,
+        "first_dealer": config.first_dealer,
+        "target": game["target"],
+        "house_rules": game["house_rules"],
+        "created_at": game["created_at"],
+        "deals": deals,
+        "changes": [],
+        "status": game["status"],
+        "winners": sorted(game["winners"]),
+        "scores": [game["scores"][seat] for seat in range(len(names))],
+    }
+
+
+def _whole(text: str, where: str) -> int:
+    """Return a cell's whole number, or refuse it."""
+    try:
+        return int(text)
+    except ValueError:
+        raise ImportRefused(f"{where} must be a whole number, not {text!r}.") from None
 
 
 def csv_response(text: str, filename: str):
@@ -295,11 +485,19 @@ def _disposition(filename: str) -> str:
 
 
 def load(text: str | bytes) -> Any:
-    """Parse an export file's text, or refuse it."""
+    """Parse an export file's text, JSON or CSV, or refuse it."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ImportRefused("The file is not UTF-8 text.") from None
+    text = text.removeprefix("\ufeff")
+    if text.startswith(",".join(CSV_BEFORE[:2]) + ","):
+        return parse_csv(text)
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as error:
-        raise ImportRefused(f"The file is not valid JSON ({error}).") from None
+        raise ImportRefused(f"The file is neither a JSON nor a CSV export ({error}).") from None
 
 
 def documents_of(document: Any) -> list[Any]:

@@ -11,6 +11,7 @@ from sqlalchemy import (
     CheckConstraint,
     DateTime,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     String,
@@ -250,15 +251,7 @@ class DealSeat(db.Model):
         CheckConstraint("seat >= 0 AND number >= 1", name="ck_deal_seats_place"),
         CheckConstraint(_one_of("role", ROLES), name="ck_deal_seats_role"),
         # Covers the statistics query: read from the index alone, already in group order.
-        Index(
-            "ix_deal_seats_stats",
-            "table_player_id",
-            "role",
-            "bid",
-            "made",
-            "alone",
-            "delta",
-        ),
+        Index("ix_deal_seats_stats", "table_player_id", "ruleset", "role", "bid", "made", "delta"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -268,13 +261,44 @@ class DealSeat(db.Model):
     table_player_id: Mapped[int | None] = mapped_column(
         ForeignKey("table_players.id", ondelete="SET NULL")
     )
+    ruleset: Mapped[str] = mapped_column(String(40))
+    """The game's ruleset (copied, so the statistics group by it without reading games)."""
     role: Mapped[str] = mapped_column(String(10))
-    """``bidder``, ``partner``, ``opponent``, or ``none`` in a thrown-in deal."""
+    """The ruleset's role for the seat (``bidder``, ``partner``, ``opponent``), or ``none``
+    where nothing was played (thrown in, forfeited)."""
     bid: Mapped[int | None] = mapped_column(Integer)
-    """The deal's winning bid (None when thrown in)."""
+    """The deal's winning bid when it is a number (None otherwise, or when nothing was played)."""
     made: Mapped[bool | None] = mapped_column(Boolean)
-    """Whether the bidders made the bid (None when thrown in)."""
-    alone: Mapped[bool] = mapped_column(Boolean, default=False)
-    """Whether the bidder played without a partner."""
+    """Whether the bidding side made its contract (None when nothing was played)."""
     delta: Mapped[int] = mapped_column(Integer)
     """This seat's change in score from this deal."""
+
+
+class DealSeatTag(db.Model):
+    """A statistics tag the ruleset gave one seat in one deal (``moon``, ``smuck`` …)."""
+
+    __tablename__ = "deal_seat_tags"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["game_id", "number", "seat"],
+            ["deal_seats.game_id", "deal_seats.number", "deal_seats.seat"],
+            ondelete="CASCADE",
+            name="fk_deal_seat_tags_deal_seat",
+        ),
+        # Covers the statistics query: counted from the index alone.
+        Index("ix_deal_seat_tags_stats", "table_player_id", "ruleset", "tag"),
+    )
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tag: Mapped[str] = mapped_column(String(20), primary_key=True)
+    """One of the tags the ruleset lists in its ``statistics``."""
+    table_player_id: Mapped[int | None] = mapped_column(
+        ForeignKey(
+            "table_players.id", ondelete="SET NULL", name="fk_deal_seat_tags_table_player_id"
+        )
+    )
+    """The seat's regular, as on its ``deal_seats`` row."""
+    ruleset: Mapped[str] = mapped_column(String(40))
+    """The game's ruleset, as on its ``deal_seats`` row."""

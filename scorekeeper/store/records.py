@@ -1,73 +1,98 @@
 """Keep the per-seat deal records and the winners' flags in step with the stored deals.
 
-Statistics are aggregated in SQL over ``deal_seats``: one row per seat per deal, copied
-from the engine's deal document, never the source of truth. Whatever writes deals calls
-this module in the same transaction: the games service when a deal is added, corrected
-or undone, the tables service when a game's seats are linked to regulars, the importer
-for the games it stores. ``rebuild`` writes every row again from the stored deals
-(``flask rebuild-records``), for a database whose records are in doubt.
+Statistics are aggregated in SQL over ``deal_seats`` (one row per seat per deal) and
+``deal_seat_tags`` (the statistics tags a seat earned in a deal). Both are copied from
+what the game's ruleset says about each stored deal (``roles`` and ``seat_tags``), never
+the source of truth. Whatever writes deals calls this module in the same transaction:
+the games service when a deal is added, corrected or undone, the tables service when a
+game's seats are linked to regulars, the importer for the games it stores. ``rebuild``
+writes every row again from the stored deals (``flask rebuild-records``), for a database
+whose records are in doubt.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 
+from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.store.models import Deal, DealSeat, Game, Player
+from scorekeeper.store.models import Deal, DealSeat, DealSeatTag, Game, Player
 
 BATCH = 1000
 """Rows written per statement when rebuilding."""
 
+NO_ROLE = "none"
+"""The role stored for every seat of a deal where nothing was played."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """What the records of one game's deals are made from: its rules and its regulars."""
+
+    game_id: str
+    """The game the rows belong to."""
+    config: engine.GameConfig
+    """The game's rules, players and house rules."""
+    table_players: Sequence[int | None]
+    """Each seat's regular at the game's table (None where there is none)."""
+    bid_field: str | None
+    """The entry field that holds the bid, where the ruleset has one."""
+
+
+def seating(
+    game_id: str, config: engine.GameConfig, table_players: Sequence[int | None]
+) -> Seating:
+    """Return what the rows of this game's deals need."""
+    bid_field = next(
+        (f.name for f in config.ruleset.entry_fields(config) if f.kind == engine.FieldKind.BID),
+        None,
+    )
+    return Seating(game_id, config, tuple(table_players), bid_field)
+
 
 def seat_rows(
-    game_id: str, result: Mapping[str, Any], table_players: Sequence[int | None]
-) -> list[dict[str, Any]]:
-    """Return the ``deal_seats`` rows of one deal document, one per seat."""
-    deltas = result.get("deltas") or ()
-    number = result["number"]
-    if result.get("thrown_in") or not result.get("bidders"):
-        return [
-            {
-                "game_id": game_id,
-                "number": number,
-                "seat": seat,
-                "table_player_id": table_players[seat] if seat < len(table_players) else None,
-                "role": "none",
-                "bid": None,
-                "made": None,
-                "alone": False,
-                "delta": delta,
-            }
-            for seat, delta in enumerate(deltas)
-        ]
-    bidders = list(result["bidders"])
-    bid = result.get("bid")
+    seats: Seating, document: Mapping[str, Any]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Return the ``deal_seats`` rows of one deal document and its ``deal_seat_tags`` rows."""
+    config = seats.config
+    result = engine.DealResult.from_document(document)
+    roles = config.ruleset.roles(config, result)
+    tags = config.ruleset.seat_tags(config, result)
+    bid = result.get(seats.bid_field) if seats.bid_field and result.played else None
+    # Bids are tabled by level; a bid that is not a number is counted by its tag, if any.
     bid = bid if isinstance(bid, int) and not isinstance(bid, bool) else None
-    rows = []
-    for seat, delta in enumerate(deltas):
-        if seat == bidders[0]:
-            role = "bidder"
-        elif seat in bidders[1:]:
-            role = "partner"
-        else:
-            role = "opponent"
-        rows.append(
-            {
-                "game_id": game_id,
-                "number": number,
-                "seat": seat,
-                "table_player_id": table_players[seat] if seat < len(table_players) else None,
-                "role": role,
-                "bid": bid,
-                "made": result.get("made"),
-                "alone": len(bidders) == 1,
-                "delta": delta,
-            }
-        )
-    return rows
+    players = seats.table_players
+    rows = [
+        {
+            "game_id": seats.game_id,
+            "number": result.number,
+            "seat": seat,
+            "table_player_id": players[seat] if seat < len(players) else None,
+            "ruleset": config.ruleset.id,
+            "role": NO_ROLE if role is None else str(role),
+            "bid": bid,
+            "made": result.made if role is not None else None,
+            "delta": delta,
+        }
+        for seat, (role, delta) in enumerate(zip(roles, result.deltas, strict=True))
+    ]
+    tag_rows = [
+        {
+            "game_id": seats.game_id,
+            "number": result.number,
+            "seat": seat,
+            "tag": tag,
+            "table_player_id": rows[seat]["table_player_id"],
+            "ruleset": config.ruleset.id,
+        }
+        for seat, seat_tags in enumerate(tags)
+        for tag in sorted(seat_tags)
+    ]
+    return rows, tag_rows
 
 
 def record_deals(game: Game, deals: Iterable[Deal], *, replace: bool = True) -> None:
@@ -78,22 +103,21 @@ def record_deals(game: Game, deals: Iterable[Deal], *, replace: bool = True) -> 
     deals = list(deals)
     if not deals:
         return
-    table_players = _table_players(game)
     if replace:
-        numbers = [deal.number for deal in deals]
-        db.session.execute(
-            delete(DealSeat).where(DealSeat.game_id == game.id, DealSeat.number.in_(numbers))
-        )
-    rows = [row for deal in deals for row in seat_rows(game.id, deal.result, table_players)]
-    if rows:
-        db.session.execute(insert(DealSeat), rows)
+        _forget(game.id, [deal.number for deal in deals])
+    seats = seating(game.id, game_config(game), _table_players(game))
+    rows: list[dict[str, Any]] = []
+    tag_rows: list[dict[str, Any]] = []
+    for deal in deals:
+        more, more_tags = seat_rows(seats, deal.result)
+        rows.extend(more)
+        tag_rows.extend(more_tags)
+    _insert(rows, tag_rows)
 
 
 def forget_deal(game: Game, number: int) -> None:
     """Remove the rows of a deal that was undone."""
-    db.session.execute(
-        delete(DealSeat).where(DealSeat.game_id == game.id, DealSeat.number == number)
-    )
+    _forget(game.id, [number])
 
 
 def record_winners(game: Game) -> None:
@@ -106,47 +130,42 @@ def record_winners(game: Game) -> None:
 
 
 def relink_seats(game: Game) -> None:
-    """Copy each seat's regular (``table_player_id``) onto the game's rows."""
+    """Copy each seat's regular (``table_player_id``) onto the game's rows and tags."""
     for player in game.players:
-        db.session.execute(
-            update(DealSeat)
-            .where(DealSeat.game_id == game.id, DealSeat.seat == player.seat)
-            .values(table_player_id=player.table_player_id)
-        )
+        for model in (DealSeat, DealSeatTag):
+            db.session.execute(
+                update(model)
+                .where(model.game_id == game.id, model.seat == player.seat)
+                .values(table_player_id=player.table_player_id)
+            )
+
+
+def game_config(game: Game) -> engine.GameConfig:
+    """Return the engine's configuration of a stored game."""
+    return engine.configure(
+        ruleset=game.ruleset,
+        players=[player.name for player in game.players],
+        first_dealer=game.first_dealer,
+        target=game.target,
+        house_rules=dict(game.house_rules),
+    )
 
 
 def rebuild() -> int:
     """Write every row and every ``won`` flag again from the stored deals; return the rows."""
     try:
+        db.session.execute(delete(DealSeatTag))
         db.session.execute(delete(DealSeat))
-        seats: dict[str, list[int | None]] = {}
-        won: dict[int, tuple[str, int, bool]] = {}
-        for player_id, game_id, seat, table_player_id, flag in db.session.execute(
-            select(Player.id, Player.game_id, Player.seat, Player.table_player_id, Player.won)
-        ):
-            places = seats.setdefault(game_id, [])
-            places.extend([None] * (seat + 1 - len(places)))
-            places[seat] = table_player_id
-            won[player_id] = (game_id, seat, flag)
-        written = 0
-        rows: list[dict[str, Any]] = []
-        query = select(Deal.game_id, Deal.result).order_by(Deal.game_id, Deal.number)
-        for game_id, result in db.session.execute(query.execution_options(yield_per=BATCH)):
-            rows.extend(seat_rows(game_id, result, seats.get(game_id, [])))
-            if len(rows) >= BATCH:
-                db.session.execute(insert(DealSeat), rows)
-                written += len(rows)
-                rows = []
-        if rows:
-            db.session.execute(insert(DealSeat), rows)
-            written += len(rows)
+        written = write_all(db.session.connection())
         winners = {
             game_id: set(game_winners or ())
             for game_id, game_winners in db.session.execute(select(Game.id, Game.winners))
         }
         changed = [
             {"id": player_id, "won": seat in winners.get(game_id, ())}
-            for player_id, (game_id, seat, flag) in won.items()
+            for player_id, game_id, seat, flag in db.session.execute(
+                select(Player.id, Player.game_id, Player.seat, Player.won)
+            )
             if flag != (seat in winners.get(game_id, ()))
         ]
         if changed:
@@ -156,6 +175,64 @@ def rebuild() -> int:
         db.session.rollback()
         raise
     return written
+
+
+def write_all(connection) -> int:
+    """Write the rows of every stored deal on this connection (tables empty); return the rows.
+
+    Works on a bare connection, so a migration can fill the records as the app would.
+    """
+    players: dict[str, list[tuple[int, str, int | None]]] = {}
+    for game_id, seat, name, table_player_id in connection.execute(
+        select(Player.game_id, Player.seat, Player.name, Player.table_player_id)
+    ):
+        players.setdefault(game_id, []).append((seat, name, table_player_id))
+    games: dict[str, Seating] = {}
+    for game_id, ruleset, first_dealer, target, house_rules in connection.execute(
+        select(Game.id, Game.ruleset, Game.first_dealer, Game.target, Game.house_rules)
+    ):
+        seated = sorted(players.get(game_id, []))
+        config = engine.configure(
+            ruleset=ruleset,
+            players=[name for _, name, _ in seated],
+            first_dealer=first_dealer,
+            target=target,
+            house_rules=dict(house_rules or {}),
+        )
+        games[game_id] = seating(game_id, config, [p for _, _, p in seated])
+    written = 0
+    rows: list[dict[str, Any]] = []
+    tag_rows: list[dict[str, Any]] = []
+    query = select(Deal.game_id, Deal.result).order_by(Deal.game_id, Deal.number)
+    for game_id, result in connection.execute(query.execution_options(yield_per=BATCH)):
+        more, more_tags = seat_rows(games[game_id], result)
+        rows.extend(more)
+        tag_rows.extend(more_tags)
+        if len(rows) >= BATCH:
+            _insert(rows, tag_rows, connection)
+            written += len(rows)
+            rows, tag_rows = [], []
+    _insert(rows, tag_rows, connection)
+    return written + len(rows)
+
+
+def _insert(rows: list[dict[str, Any]], tag_rows: list[dict[str, Any]], connection=None) -> None:
+    """Insert seat rows, then the tags that refer to them."""
+    run = (connection or db.session).execute
+    if rows:
+        run(insert(DealSeat), rows)
+    if tag_rows:
+        run(insert(DealSeatTag), tag_rows)
+
+
+def _forget(game_id: str, numbers: list[int]) -> None:
+    """Delete the tags, then the rows, of these deals of the game."""
+    db.session.execute(
+        delete(DealSeatTag).where(DealSeatTag.game_id == game_id, DealSeatTag.number.in_(numbers))
+    )
+    db.session.execute(
+        delete(DealSeat).where(DealSeat.game_id == game_id, DealSeat.number.in_(numbers))
+    )
 
 
 def _table_players(game: Game) -> list[int | None]:

@@ -1,8 +1,12 @@
-"""Each regular's record at a table, aggregated in SQL: four queries however many games.
+"""Each regular's record at a table, aggregated in SQL: five queries however many games.
 
-Reads ``players`` (who sat where, who won) and ``deal_seats`` (one row per seat per deal,
-kept by ``scorekeeper.store.records``). Thrown-in deals are not counted as deals played: nothing
-was at stake in them.
+Reads ``players`` (who sat where, who won), ``deal_seats`` (one row per seat per deal) and
+``deal_seat_tags`` (the statistics tags a seat earned), both kept by
+``scorekeeper.store.records`` from what each game's ruleset says about its deals. A record
+has the totals over every game and, for each ruleset the player played, the same totals
+and the ruleset's own ``statistics`` (moons, smucks, euchres …) in the ruleset's order.
+Deals where nothing was played (thrown in, forfeited) are not counted as deals played;
+their score changes (a forfeit's) count in the points.
 """
 
 from __future__ import annotations
@@ -11,17 +15,16 @@ from typing import Any
 
 from sqlalchemy import and_, case, func, select
 
+from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.store.models import CardTable, DealSeat, Game, Player, TablePlayer
+from scorekeeper.store.models import CardTable, DealSeat, DealSeatTag, Game, Player, TablePlayer
+from scorekeeper.store.records import NO_ROLE
 
-BIDS = (3, 4, 5, 6)
-DECIDED_BY = ("highest", "bidder", "partner", "shared", "lowest_at_start", "draw", "moon")
+DECIDED_BY = tuple(str(step) for step in engine.DecidedBy)
 
 
-def _empty(player: TablePlayer) -> dict[str, Any]:
+def _totals() -> dict[str, Any]:
     return {
-        "id": player.id,
-        "name": player.name,
         "games": 0,
         "won": 0,
         "win_rate": None,
@@ -29,29 +32,57 @@ def _empty(player: TablePlayer) -> dict[str, Any]:
         "deals": 0,
         "points": 0,
         "points_per_deal": None,
-        "bids": {str(b): {"made": 0, "set": 0} for b in BIDS},
-        "bids_made": 0,
-        "bids_set": 0,
-        "partner": {"called": 0, "made": 0, "set": 0, "points": 0},
-        "alone": {"played": 0, "made": 0, "set": 0},
+    }
+
+
+def _empty(player: TablePlayer) -> dict[str, Any]:
+    return {
+        "id": player.id,
+        "name": player.name,
+        **_totals(),
         "longest_streak": 0,
         "wins_by": {},
+        "rulesets": {},
     }
+
+
+def _part(record: dict[str, Any], ruleset_id: str) -> dict[str, Any]:
+    """Return the player's record within one ruleset, started empty on first use."""
+    parts = record["rulesets"]
+    if ruleset_id not in parts:
+        ruleset = _described().get(ruleset_id)
+        parts[ruleset_id] = {
+            "id": ruleset_id,
+            "name": ruleset.name if ruleset else ruleset_id,
+            **_totals(),
+            "bids": {},
+            "partner": {"deals": 0, "made": 0, "set": 0, "points": 0},
+            "statistics": {
+                s.tag: {"tag": s.tag, "label": str(s.label), "count": 0}
+                for s in (ruleset.statistics if ruleset else ())
+            },
+        }
+    return parts[ruleset_id]
+
+
+def _described() -> dict[str, engine.Ruleset]:
+    return {ruleset.id: ruleset for ruleset in engine.rulesets()}
 
 
 def table_stats(table: CardTable, player_id: int | None = None) -> dict[str, Any]:
     """Return every regular's statistics (or one regular's), and how the table's games ended."""
     players = [p for p in table.players if player_id is None or p.id == player_id]
-    by_id = {p.id: _empty(p) for p in players}
+    by_id: dict[int | None, dict[str, Any]] = {p.id: _empty(p) for p in players}
     ids = list(by_id)
     if not ids:
         return {"players": [], "endings": {}}
     at_table = Game.table_id == table.id
 
-    # 1. Games played and won, and how each win was decided.
+    # 1. Games played and won, per ruleset, and how each win was decided.
     games = (
         select(
             Player.table_player_id,
+            Game.ruleset,
             Game.status,
             Game.decided_by,
             func.count(),
@@ -59,51 +90,63 @@ def table_stats(table: CardTable, player_id: int | None = None) -> dict[str, Any
         )
         .join(Game, Game.id == Player.game_id)
         .where(at_table, Player.table_player_id.in_(ids))
-        .group_by(Player.table_player_id, Game.status, Game.decided_by)
+        .group_by(Player.table_player_id, Game.ruleset, Game.status, Game.decided_by)
     )
-    for pid, status, decided_by, count, won in db.session.execute(games):
+    for pid, ruleset_id, status, decided_by, count, won in db.session.execute(games):
         record = by_id[pid]
-        record["games"] += count
-        record["won"] += int(won)
-        if status != "in_progress":
-            record["finished"] += count
+        for totals in (record, _part(record, ruleset_id)):
+            totals["games"] += count
+            totals["won"] += int(won)
+            if status != str(engine.Status.IN_PROGRESS):
+                totals["finished"] += count
         if won and decided_by:
             record["wins_by"][decided_by] = record["wins_by"].get(decided_by, 0) + int(won)
 
-    # 2. Every deal each one sat in, by role, bid, result and whether the bidder went alone.
+    # 2. Every deal each one sat in, by ruleset, role, bid and whether the contract was made.
+    # (A regular's rows are all at this table: no need to read the games.)
     deals = (
         select(
             DealSeat.table_player_id,
+            DealSeat.ruleset,
             DealSeat.role,
             DealSeat.bid,
             DealSeat.made,
-            DealSeat.alone,
             func.count(),
             func.coalesce(func.sum(DealSeat.delta), 0),
         )
-        .where(DealSeat.table_player_id.in_(ids), DealSeat.role != "none")
+        .where(DealSeat.table_player_id.in_(ids))
         .group_by(
-            DealSeat.table_player_id, DealSeat.role, DealSeat.bid, DealSeat.made, DealSeat.alone
+            DealSeat.table_player_id, DealSeat.ruleset, DealSeat.role, DealSeat.bid, DealSeat.made
         )
     )
-    for pid, role, bid, made, alone, count, points in db.session.execute(deals):
+    for pid, ruleset_id, role, bid, made, count, points in db.session.execute(deals):
         record = by_id[pid]
-        record["deals"] += count
-        record["points"] += int(points)
+        part = _part(record, ruleset_id)
+        for totals in (record, part):
+            totals["points"] += int(points)
+            if role != NO_ROLE:
+                totals["deals"] += count
         outcome = "made" if made else "set"
-        if role == "bidder":
-            level = record["bids"].setdefault(str(bid), {"made": 0, "set": 0})
+        if role == str(engine.Role.BIDDER) and bid is not None:
+            level = part["bids"].setdefault(str(bid), {"made": 0, "set": 0})
             level[outcome] += count
-            record[f"bids_{outcome}"] += count
-            if alone:
-                record["alone"]["played"] += count
-                record["alone"][outcome] += count
-        elif role == "partner":
-            record["partner"]["called"] += count
-            record["partner"][outcome] += count
-            record["partner"]["points"] += int(points)
+        elif role == str(engine.Role.PARTNER):
+            part["partner"]["deals"] += count
+            part["partner"][outcome] += count
+            part["partner"]["points"] += int(points)
 
-    # 3. Longest run of won games, finished games in the order played (gaps and islands).
+    # 3. The ruleset's statistics: deals in which the seat earned each tag.
+    tags = (
+        select(DealSeatTag.table_player_id, DealSeatTag.ruleset, DealSeatTag.tag, func.count())
+        .where(DealSeatTag.table_player_id.in_(ids))
+        .group_by(DealSeatTag.table_player_id, DealSeatTag.ruleset, DealSeatTag.tag)
+    )
+    for pid, ruleset_id, tag, count in db.session.execute(tags):
+        statistics = _part(by_id[pid], ruleset_id)["statistics"]
+        if tag in statistics:  # a tag the ruleset no longer lists is not shown
+            statistics[tag]["count"] += count
+
+    # 4. Longest run of won games, finished games in the order played (gaps and islands).
     order = (Game.created_at, Game.id)
     ranked = (
         select(
@@ -117,7 +160,11 @@ def table_stats(table: CardTable, player_id: int | None = None) -> dict[str, Any
             ).label("island"),
         )
         .join(Game, Game.id == Player.game_id)
-        .where(at_table, Game.status != "in_progress", Player.table_player_id.in_(ids))
+        .where(
+            at_table,
+            Game.status != str(engine.Status.IN_PROGRESS),
+            Player.table_player_id.in_(ids),
+        )
         .subquery()
     )
     runs = (
@@ -130,20 +177,26 @@ def table_stats(table: CardTable, player_id: int | None = None) -> dict[str, Any
     for pid, length in db.session.execute(streaks):
         by_id[pid]["longest_streak"] = int(length)
 
-    # 4. How the table's finished games were decided.
-    endings = select(Game.decided_by, func.count()).where(
+    # 5. How the table's finished games were decided.
+    decided = select(Game.decided_by, func.count()).where(
         and_(at_table, Game.decided_by.is_not(None))
     )
     endings = {
         decided_by: count
-        for decided_by, count in db.session.execute(endings.group_by(Game.decided_by))
+        for decided_by, count in db.session.execute(decided.group_by(Game.decided_by))
     }
 
+    order_of = {ruleset.id: index for index, ruleset in enumerate(engine.rulesets())}
     for record in by_id.values():
-        if record["finished"]:
-            record["win_rate"] = record["won"] / record["finished"]
-        if record["deals"]:
-            record["points_per_deal"] = record["points"] / record["deals"]
+        parts = sorted(record["rulesets"].values(), key=lambda p: order_of.get(p["id"], 99))
+        for totals in (record, *parts):
+            if totals["finished"]:
+                totals["win_rate"] = totals["won"] / totals["finished"]
+            if totals["deals"]:
+                totals["points_per_deal"] = totals["points"] / totals["deals"]
+        for part in parts:
+            part["statistics"] = list(part["statistics"].values())
+        record["rulesets"] = parts
     ranked_players = sorted(
         by_id.values(), key=lambda r: (-(r["win_rate"] or 0), -r["games"], r["name"].casefold())
     )

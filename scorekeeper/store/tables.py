@@ -19,7 +19,7 @@ from sqlalchemy.orm import selectinload
 from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.store import games, records, tokens
-from scorekeeper.store.models import CardTable, DealSeat, Game, Player, TablePlayer
+from scorekeeper.store.models import CardTable, DealSeat, DealSeatTag, Game, Player, TablePlayer
 
 TABLE_NAME_MAX = 80
 PLAYER_NAME_MAX = 40
@@ -256,12 +256,13 @@ def merge_players(table: CardTable, source_id: int, target_id: int) -> TablePlay
         .values(table_player_id=target.id)
         .execution_options(synchronize_session=False)
     )
-    db.session.execute(
-        update(DealSeat)
-        .where(DealSeat.table_player_id == source.id)
-        .values(table_player_id=target.id)
-        .execution_options(synchronize_session=False)
-    )
+    for model in (DealSeat, DealSeatTag):
+        db.session.execute(
+            update(model)
+            .where(model.table_player_id == source.id)
+            .values(table_player_id=target.id)
+            .execution_options(synchronize_session=False)
+        )
     table.players.remove(source)
     db.session.delete(source)
     _commit()

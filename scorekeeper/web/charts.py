@@ -15,23 +15,28 @@ RIGHT = 80
 TOP = 12
 BOTTOM = 30
 
-# Five colours that stay apart for the common colour-vision deficiencies (Okabe-Ito),
-# each paired with its own dash pattern and marker so the lines differ without colour too.
+# Colours that stay apart for the common colour-vision deficiencies (Okabe-Ito), each
+# paired with its own dash pattern and marker so the lines differ without colour too.
+# These are the light theme's, written on the SVG itself so it stands alone (a download,
+# paper); the page's stylesheet (static/tables.css) sets each series' colour and the
+# target's through `.score-chart .series-N` for the light and the dark theme, and every
+# text and grid line takes `currentColor`, the page's own text colour.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#8a6d00", "#56B4E9", "#000000")
+TARGET_COLOUR = "#b00020"
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4")
 MARKERS = ("circle", "square", "diamond", "triangle", "cross", "circle", "square")
 
 
-def _ticks(low: int, high: int, most: int = 6) -> list[int]:
-    """Return round tick values covering low..high, at most about `most` of them."""
-    span = max(high - low, 1)
+def _ticks(low: int, top: int, most: int = 6) -> list[int]:
+    """Return round tick values covering low..top, at most about `most` of them."""
+    span = max(top - low, 1)
     step = 1
     for candidate in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500):
         step = candidate
         if span / candidate <= most:
             break
     first = (low // step) * step
-    return list(range(first, high + 1, step))
+    return list(range(first, top + 1, step))
 
 
 def _marker(kind: str, x: float, y: float, colour: str) -> str:
@@ -39,26 +44,33 @@ def _marker(kind: str, x: float, y: float, colour: str) -> str:
     r = 3.2
     if kind == "square":
         return (
-            f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" '
-            f'fill="{colour}"/>'
+            f'<rect class="marker" x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" '
+            f'height="{2 * r:.1f}" fill="{colour}"/>'
         )
     if kind == "diamond":
         return (
-            f'<path d="M{x:.1f} {y - r - 1:.1f}L{x + r + 1:.1f} {y:.1f}L{x:.1f} {y + r + 1:.1f}'
-            f'L{x - r - 1:.1f} {y:.1f}Z" fill="{colour}"/>'
+            f'<path class="marker" d="M{x:.1f} {y - r - 1:.1f}L{x + r + 1:.1f} {y:.1f}'
+            f'L{x:.1f} {y + r + 1:.1f}L{x - r - 1:.1f} {y:.1f}Z" fill="{colour}"/>'
         )
     if kind == "triangle":
         return (
-            f'<path d="M{x:.1f} {y - r - 1:.1f}L{x + r + 1:.1f} {y + r:.1f}'
+            f'<path class="marker" d="M{x:.1f} {y - r - 1:.1f}L{x + r + 1:.1f} {y + r:.1f}'
             f'L{x - r - 1:.1f} {y + r:.1f}Z" fill="{colour}"/>'
         )
     if kind == "cross":
         return (
-            f'<path d="M{x - r:.1f} {y - r:.1f}L{x + r:.1f} {y + r:.1f}'
+            f'<path class="marker cross" d="M{x - r:.1f} {y - r:.1f}L{x + r:.1f} {y + r:.1f}'
             f'M{x - r:.1f} {y + r:.1f}L{x + r:.1f} {y - r:.1f}" stroke="{colour}" '
             f'stroke-width="2"/>'
         )
-    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{colour}"/>'
+    return f'<circle class="marker" cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{colour}"/>'
+
+
+def side_names(players: Sequence[str], teams: Sequence[Sequence[int]] | None) -> list[str]:
+    """Return the name of each line: a player's, or a team's members joined ("Ann & Di")."""
+    if not teams:
+        return list(players)
+    return [" & ".join(players[seat] for seat in team) for team in teams]
 
 
 def score_chart(
@@ -66,19 +78,23 @@ def score_chart(
     deals: Sequence[Mapping[str, Any]],
     target: int,
     chart_id: str = "score-chart",
+    teams: Sequence[Sequence[int]] | None = None,
 ) -> Markup:
-    """Return an SVG of each player's running score after every deal, the target line marked.
+    """Return an SVG of each side's running score after every deal, the target line marked.
 
-    `deals` are the API's deal documents, oldest first (only `number` and `scores` are read).
-    Names are escaped; the result is safe to include in a page as it is.
+    One line per team where fixed teams score together (`teams`, seat tuples as the game
+    document lists them), else one per player. `deals` are the API's deal documents,
+    oldest first (only `number` and `scores` are read). Names are escaped; the result is
+    safe to include in a page as it is.
     """
-    seats = len(players)
-    series = [[0, *(int(d["scores"][seat]) for d in deals)] for seat in range(seats)]
+    sides = [tuple(team) for team in teams] if teams else [(seat,) for seat in range(len(players))]
+    names = side_names(players, teams)
+    series = [[0, *(int(d["scores"][side[0]]) for d in deals)] for side in sides]
     values = [v for line in series for v in line]
     low = min(0, *values) if values else 0
-    high = max(target, *values) if values else target
-    ticks = _ticks(low, high)
-    low, high = min(low, ticks[0]), max(high, ticks[-1])
+    top = max(target, *values) if values else target
+    ticks = _ticks(low, top)
+    low, top = min(low, ticks[0]), max(top, ticks[-1])
     plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
     count = len(deals)
@@ -87,11 +103,11 @@ def score_chart(
         return LEFT + (plot_w * index / count if count else 0)
 
     def y_at(value: float) -> float:
-        return TOP + plot_h * (high - value) / (high - low or 1)
+        return TOP + plot_h * (top - value) / (top - low or 1)
 
     title_id, desc_id = f"{chart_id}-title", f"{chart_id}-desc"
     finals = ", ".join(
-        f"{escape(name)} {line[-1]}" for name, line in zip(players, series, strict=True)
+        f"{escape(name)} {line[-1]}" for name, line in zip(names, series, strict=True)
     )
     # Marked outside f-string braces, where the message extractor sees them. Translations
     # are trusted like templates; the names in `finals` are escaped above.
@@ -137,30 +153,31 @@ def score_chart(
     y_target = y_at(target)
     parts.append(
         f'<line class="target" x1="{LEFT}" y1="{y_target:.1f}" x2="{LEFT + plot_w}" '
-        f'y2="{y_target:.1f}" stroke="#b00020" stroke-width="1.5" stroke-dasharray="5 3"/>'
+        f'y2="{y_target:.1f}" stroke="{TARGET_COLOUR}" stroke-width="1.5" '
+        f'stroke-dasharray="5 3"/>'
     )
     # Labelled at the left, where every line is still near 0, so no end label covers it.
     parts.append(
-        f'<text x="{LEFT + 4}" y="{y_target - 5:.1f}" fill="#b00020" '
-        f'font-weight="bold">{target_label}</text>'
+        f'<text class="target-label" x="{LEFT + 4}" y="{y_target - 5:.1f}" '
+        f'fill="{TARGET_COLOUR}" font-weight="bold">{target_label}</text>'
     )
-    # One line per player, then its final value and name at the right edge.
-    label_ys = _spread([y_at(line[-1]) for line in series], gap=12, low=TOP, high=TOP + plot_h)
-    for seat, (name, line) in enumerate(zip(players, series, strict=True)):
-        colour = COLOURS[seat % len(COLOURS)]
-        dash = DASHES[seat % len(DASHES)]
+    # One line per side, then its final value and name at the right edge.
+    label_ys = _spread([y_at(line[-1]) for line in series], gap=12, first=TOP, last=TOP + plot_h)
+    for index, (name, line) in enumerate(zip(names, series, strict=True)):
+        colour = COLOURS[index % len(COLOURS)]
+        dash = DASHES[index % len(DASHES)]
         points = " ".join(f"{x_at(i):.1f},{y_at(v):.1f}" for i, v in enumerate(line))
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        parts.append(f'<g class="series series-{seat}">')
+        parts.append(f'<g class="series series-{index % len(COLOURS)}">')
         parts.append(
             f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"'
             f'{dash_attr} stroke-linejoin="round"/>'
         )
         if count <= 40:
-            marker = MARKERS[seat % len(MARKERS)]
+            marker = MARKERS[index % len(MARKERS)]
             parts.extend(_marker(marker, x_at(i), y_at(v), colour) for i, v in enumerate(line))
         parts.append(
-            f'<text x="{LEFT + plot_w + 6}" y="{label_ys[seat] + 4:.1f}" fill="{colour}" '
+            f'<text x="{LEFT + plot_w + 6}" y="{label_ys[index] + 4:.1f}" fill="{colour}" '
             f'font-weight="bold">{line[-1]} {escape(_short(name))}</text>'
         )
         parts.append("</g>")
@@ -173,15 +190,15 @@ def _short(name: str, most: int = 7) -> str:
     return name if len(name) <= most else name[: most - 1] + "\N{HORIZONTAL ELLIPSIS}"
 
 
-def _spread(ys: Sequence[float], gap: float, low: float, high: float) -> list[float]:
+def _spread(ys: Sequence[float], gap: float, first: float, last: float) -> list[float]:
     """Return label positions near `ys`, pushed apart so no two are closer than `gap`."""
     order = sorted(range(len(ys)), key=lambda i: ys[i])
     placed = [0.0] * len(ys)
-    last = low - gap
+    below = first - gap
     for i in order:
-        placed[i] = max(ys[i], last + gap)
-        last = placed[i]
-    overflow = last - high
+        placed[i] = max(ys[i], below + gap)
+        below = placed[i]
+    overflow = below - last
     if overflow > 0:
         for i in order:
             placed[i] -= overflow
@@ -189,11 +206,17 @@ def _spread(ys: Sequence[float], gap: float, low: float, high: float) -> list[fl
 
 
 def init_app(app: Flask) -> None:
-    """Let any page that includes ``games/_chart.html`` draw a game's chart."""
+    """Let any page that includes ``games/_chart.html`` draw a game's chart and its legend."""
     app.add_template_global(game_score_chart, "game_score_chart")
+    app.add_template_global(game_chart_names, "game_chart_names")
+
+
+def game_chart_names(game: Mapping[str, Any]) -> list[str]:
+    """Return the name of each line of a game document's chart, in the chart's order."""
+    return side_names([p["name"] for p in game["players"]], game.get("teams"))
 
 
 def game_score_chart(game: Mapping[str, Any]) -> Markup:
-    """Return the score chart SVG of a game document (for any page including _chart.html)."""
+    """Return the score chart SVG of a game document: a line per team in team games."""
     names = [p["name"] for p in game["players"]]
-    return score_chart(names, game["deals"], game["target"])
+    return score_chart(names, game["deals"], game["target"], teams=game.get("teams"))

@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 from scorekeeper import engine
 from scorekeeper.store import exchange, games, tables
 from scorekeeper.store.lookup import deal_or_404, game_or_404
-from scorekeeper.web import charts, errors, keyring
+from scorekeeper.web import charts, errors, keyring, sheets
 from scorekeeper.web.forms import ConfirmForm, chosen_ruleset, deal_form, new_game_form
 from scorekeeper.web.game_page import DECIDED_LABELS, game_context
 from scorekeeper.web.htmx import render, wants_fragment
@@ -202,7 +202,10 @@ def sheet(game_id):
         players=players,
         table=table,
         created_at=game.created_at,
-        chart=charts.score_chart(players, document["deals"], document["target"]),
+        chart=charts.game_score_chart(document),
+        ruleset_name=state.config.ruleset.name,
+        columns=sheets.columns(state.config),
+        contracts=sheets.contracts(state.config, document["deals"]),
         winner_names=[players[s] for s in document["winners"]],
         decided=DECIDED_LABELS,
     )

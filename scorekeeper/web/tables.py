@@ -11,6 +11,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from scorekeeper import engine
 from scorekeeper.extensions import csrf
@@ -110,7 +111,13 @@ def _import(table):
             if result.table_token:
                 keyring.grant(keyring.TABLE_TOKENS, target.id, result.table_token)
             keyring.remember(keyring.RECENT_TABLES, target.id)
-            flash(_("Imported %(n)s games, every deal checked.", n=len(result.games)))
+            flash(
+                ngettext(
+                    "Imported %(num)s game, every deal checked.",
+                    "Imported %(num)s games, every deal checked.",
+                    len(result.games),
+                )
+            )
             return redirect(url_for("tables.show", table_id=target.id), 303)
     status = 422 if form.is_submitted() else 200
     return render_template("tables/import.html", form=form, table=table), status
@@ -198,8 +205,13 @@ def new_game(table_id):
             setup_url=setup_url,
         )
     if form.validate_on_submit():
+        setup = form.to_request()
+        # Seats left empty at the end are not played: the ruleset says how many may play.
+        players = list(setup["players"])
+        while len(players) > ruleset.min_players and not players[-1]:
+            players.pop()
         try:
-            game, token = tables.start_game(table, **form.to_request())
+            game, token = tables.start_game(table, **(setup | {"players": players}))
         except engine.RuleViolation as exc:
             form.add_rule_errors(exc.problems)
         else:
@@ -208,7 +220,7 @@ def new_game(table_id):
             flash(_("Game started at %(table)s.", table=table.name))
             return redirect(url_for("games.show", game_id=game.id), 303)
     elif not form.is_submitted():
-        for entry, player in zip(form.players, regulars[: ruleset.min_players], strict=False):
+        for entry, player in zip(form.players, regulars[: ruleset.max_players], strict=False):
             entry.data = player.name
     status = 422 if form.is_submitted() else 200
     return (
@@ -260,7 +272,13 @@ def player(table_id, player_id):
     if player_id not in {p.id for p in table.players}:
         abort(404)
     record = stats.table_stats(table, player_id)["players"][0]
-    return render_template("tables/player.html", table=table, record=record, decided=DECIDED_LABELS)
+    return render_template(
+        "tables/player.html",
+        table=table,
+        record=record,
+        decided=DECIDED_LABELS,
+        labels=_statistic_labels(),
+    )
 
 
 @bp.get("/tables/<table_id>/stats")
@@ -269,7 +287,11 @@ def table_stats(table_id):
     table = table_or_404(table_id)
     summary = stats.table_stats(table)
     return render_template(
-        "tables/stats.html", table=table, summary=summary, decided=DECIDED_LABELS
+        "tables/stats.html",
+        table=table,
+        summary=summary,
+        decided=DECIDED_LABELS,
+        labels=_statistic_labels(),
     )
 
 
@@ -302,6 +324,11 @@ def _filters(table):
         "ruleset": ruleset if ruleset in {r.id for r in engine.rulesets()} else None,
         "outcome": outcome if outcome in tables.OUTCOMES else None,
     }
+
+
+def _statistic_labels():
+    """Return each ruleset's statistics labels by tag, for the pages to translate."""
+    return {r.id: {s.tag: s.label for s in r.statistics} for r in engine.rulesets()}
 
 
 def _query(filters):
