@@ -187,7 +187,7 @@ def test_migration_rebuilds_the_records_from_the_deals_and_goes_back_down(empty_
         ]  # fmt: skip
         db.session.commit()
 
-        downgrade(revision="c2b0e336b95a")
+        downgrade(revision="065226bd5974")  # the schema before the tags, with its checks
         assert "deal_seat_tags" not in inspect(db.engine).get_table_names()
         alone = db.session.execute(
             text("SELECT number, seat FROM deal_seats WHERE alone ORDER BY number, seat")

@@ -5,7 +5,7 @@ Each ruleset now says which tags a seat earns in a deal; they go to ``deal_seat_
 and every row is rebuilt from the stored deals.
 
 Revision ID: 353a72f2bed9
-Revises: c2b0e336b95a
+Revises: 065226bd5974
 Create Date: 2026-12-01 10:00:00.000000
 
 """
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '353a72f2bed9'
-down_revision = 'c2b0e336b95a'
+down_revision = '065226bd5974'
 branch_labels = None
 depends_on = None
 
