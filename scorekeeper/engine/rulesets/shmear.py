@@ -632,7 +632,9 @@ class ShmearFamily(Ruleset):
         problems: Problems,
     ) -> DealResult:
         """Check and score a forfeit: everyone passed and the dealer (team) loses 2."""
-        if "auction" in raw and (resolved is None or resolved.bidder is not None):
+        # Only a bid contradicts the forfeit; an all-pass auction of the wrong length is
+        # already refused on its own, naming the auction alone.
+        if any(call is not None for call in raw.get("auction") or ()):
             problems.add("auction", msg("A forfeited deal's auction has only passes."))
             problems.add("forfeit", msg("Someone bid in the auction, so nobody forfeited."))
         others = [k for k in raw if k not in ("forfeit", "auction")]
