@@ -271,6 +271,8 @@ REFUSALS = [
     ("shmear", {"forfeit": True, "bidder": 0, "bid": 2}, 422, {"forfeit", "bidder", "bid"}),
     ("shmear", {"forfeit": True, "auction": [None, 2, None, None]}, 422, {"forfeit", "auction"}),
     ("shmear", {"forfeit": 1}, 400, {"forfeit"}),
+    ("shmear", {"forfeit": True, "auction": [None] * 5}, 422, {"auction"}),
+    ("shmear-partners", {"forfeit": True, "auction": [None] * 3}, 422, {"auction"}),
     # the other Shmears
     ("shmear-high-low", {**SHMEAR, "game": 1, "bid": "moon"}, 422, {"bid"}),
     (
