@@ -937,6 +937,14 @@ def test_a_forfeit_with_an_all_pass_auction_of_the_wrong_length_blames_only_its_
     ]
 
 
+def test_speaking_after_a_moon_is_the_only_fault_of_that_short_auction():
+    raw = {"trump": "H", "high": 2, "low": 2, "game": 2, "auction": [None, "moon", None]}
+    problems = refused(table(SHMEAR), raw, (0, 0, 3, 0)).problems
+    assert [str(m) for m in problems["auction"]] == [
+        "A moon ends the auction, so nobody speaks after it."
+    ]
+
+
 def test_every_problem_is_reported_at_once():
     raw = {"bidder": 9, "bid": 7, "trump": "Z", "low": 5, "game": 8, "joker": 1}
     problems = refused(table(SHMEAR), raw).problems

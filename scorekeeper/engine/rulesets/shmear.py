@@ -443,7 +443,8 @@ class ShmearFamily(Ruleset):
                 highest = value
             if value == MOON and i != len(auction) - 1:
                 found.append(msg("A moon ends the auction, so nobody speaks after it."))
-        if auction and len(auction) < seats and auction[-1] != MOON:
+        # With a moon in it, the fault of a short auction is speaking after the moon (above).
+        if auction and len(auction) < seats and not (self.has_moon and MOON in auction):
             found.append(
                 msg(
                     "Everyone speaks once: unless someone bids the moon, the auction has "
