@@ -3,13 +3,16 @@
 tests/rulesets_scorer.py reads RULES.md §2-§4 and API.md afresh, independent of
 scorekeeper.engine. Every deal's dealer, deltas, scores, bidder, bid, made, bidders,
 points and game, and each game's end (status, winners, decided_by, next dealer, teams,
-smucks) must agree, after plain entries and after corrections alike.
+smucks) must agree, after plain entries, corrections and undo alike; the engine alone
+plays many more games against it. Then API.md's refusals, field by field, and literal
+games for the win-check branches random play rarely reaches.
 """
 
 import random
 
 import pytest
 
+from scorekeeper import engine
 from tests.conftest import BOTH
 from tests.rulesets_scorer import (
     NAMES,
@@ -24,8 +27,10 @@ from tests.rulesets_scorer import (
 )
 
 BACKENDS = BOTH
-GAMES = 15
-CORRECTED_GAMES = 8
+GAMES = 8
+CORRECTED_GAMES = 5
+ENGINE_GAMES = 100
+"""Games per ruleset (and per database, through the API); the engine alone plays many more."""
 MOST_DEALS = 60
 
 
@@ -95,6 +100,35 @@ def test_random_game_matches_an_independent_scorer(api, ruleset, seed):
     assert api.delete(game, len(entries)).status_code == 204
     _, state = replay(table, entries[:-1])
     assert_game(table, api.game(game), state)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_many_random_games_in_the_engine_match_the_scorer(ruleset):
+    """The same check without a database, on many more games (the engine is fast alone)."""
+    for seed in range(ENGINE_GAMES):
+        rng = random.Random(f"engine/{ruleset}/{seed}")
+        table = random_table(rng, ruleset)
+        config = engine.configure(
+            ruleset,
+            NAMES[: table.players],
+            table.first_dealer,
+            table.target,
+            dict(table.house_rules),
+        )
+        game, state = engine.new_game(config), State.start(table)
+        while state.outcome[0] == "in_progress" and game.deal_count < MOST_DEALS:
+            entry = random_entry(rng, table, state)
+            row, state = play(table, state, entry)
+            game = engine.apply_deal(game, engine.parse_entry(config, entry))
+            document = game.last.to_document()
+            outcome = game.outcome
+            assert deal_fields(document, row) == row.compared(), (seed, entry)
+            assert (
+                str(outcome.status),
+                list(outcome.winners),
+                None if outcome.decided_by is None else str(outcome.decided_by),
+                game.next_dealer,
+            ) == (*state.outcome, state.dealer), (seed, entry)
 
 
 @pytest.mark.parametrize("seed", range(CORRECTED_GAMES))
