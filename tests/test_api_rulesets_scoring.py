@@ -27,8 +27,8 @@ from tests.rulesets_scorer import (
 )
 
 BACKENDS = BOTH
-GAMES = 8
-CORRECTED_GAMES = 5
+GAMES = 6
+CORRECTED_GAMES = 8  # with these seeds every ruleset meets a 409 conflict
 ENGINE_GAMES = 100
 """Games per ruleset (and per database, through the API); the engine alone plays many more."""
 MOST_DEALS = 60
