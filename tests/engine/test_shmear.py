@@ -914,8 +914,9 @@ def test_a_moon_refusal_says_why_in_words():
             id="auction-with-a-bid",
         ),
         pytest.param(
-            {"forfeit": True, "auction": [None, None]}, {"forfeit", "auction"}, id="short-auction"
+            {"forfeit": True, "auction": [None, 2]}, {"forfeit", "auction"}, id="short-auction"
         ),
+        pytest.param({"forfeit": True, "auction": [None, None]}, {"auction"}, id="short-passes"),
         pytest.param(
             {"forfeit": True, "thrown_in": True}, {"forfeit", "thrown_in"}, id="thrown-in-too"
         ),
@@ -923,6 +924,25 @@ def test_a_moon_refusal_says_why_in_words():
 )
 def test_a_forfeit_with_anything_else_is_refused(raw, fields):
     assert set(refused(table(SHMEAR), raw).problems) == fields
+
+
+@pytest.mark.parametrize("passes", [2, 5], ids=["short", "long"])
+def test_a_forfeit_with_an_all_pass_auction_of_the_wrong_length_blames_only_its_length(passes):
+    problems = refused(table(SHMEAR), {"forfeit": True, "auction": [None] * passes}).problems
+    assert set(problems) == {"auction"}
+    assert [str(m) for m in problems["auction"]] == [
+        "Everyone speaks once: unless someone bids the moon, the auction has 4 entries."
+        if passes < 4
+        else "The auction has one entry per player: 1 to 4 entries."
+    ]
+
+
+def test_speaking_after_a_moon_is_the_only_fault_of_that_short_auction():
+    raw = {"trump": "H", "high": 2, "low": 2, "game": 2, "auction": [None, "moon", None]}
+    problems = refused(table(SHMEAR), raw, (0, 0, 3, 0)).problems
+    assert [str(m) for m in problems["auction"]] == [
+        "A moon ends the auction, so nobody speaks after it."
+    ]
 
 
 def test_every_problem_is_reported_at_once():

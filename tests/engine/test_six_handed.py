@@ -585,6 +585,14 @@ def test_body_that_is_not_an_object_is_a_wrong_type(body):
     assert set(caught.value.problems) == {None}
 
 
+def test_speaking_after_a_6_is_the_only_fault_of_that_short_auction():
+    with pytest.raises(RuleViolation) as caught:
+        score(entry(auction=[6, None], bidder=None, bid=None))
+    assert [str(m) for m in caught.value.problems["auction"]] == [
+        "A bid of 6 ends the auction, so nobody speaks after it."
+    ]
+
+
 def test_nulls_mean_left_out_and_number_is_kept_apart():
     parsed = RULES.parse_entry(config(), {**BASE, "number": 3, "auction": None})
     assert parsed.number == 3

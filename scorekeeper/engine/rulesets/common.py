@@ -209,7 +209,9 @@ def resolve_auction(
             found.append(
                 msg("A bid of %(top)s ends the auction, so nobody speaks after it.", top=top)
             )
-    if auction and len(auction) < seats and auction[-1] != top:
+    # A short auction is wrong only without the top bid: with it, speaking after the top
+    # bid is the fault, already said above.
+    if auction and len(auction) < seats and top not in auction:
         found.append(
             msg(
                 "Everyone speaks once: unless someone bids %(top)s, the auction has "

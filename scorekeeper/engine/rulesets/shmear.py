@@ -452,7 +452,8 @@ class ShmearFamily(Ruleset):
                 highest = value
             if value == MOON and i != len(auction) - 1:
                 found.append(msg("A moon ends the auction, so nobody speaks after it."))
-        if auction and len(auction) < seats and auction[-1] != MOON:
+        # With a moon in it, the fault of a short auction is speaking after the moon (above).
+        if auction and len(auction) < seats and not (self.has_moon and MOON in auction):
             found.append(
                 msg(
                     "Everyone speaks once: unless someone bids the moon, the auction has "
@@ -641,7 +642,9 @@ class ShmearFamily(Ruleset):
         problems: Problems,
     ) -> DealResult:
         """Check and score a forfeit: everyone passed and the dealer (team) loses 2."""
-        if "auction" in raw and (resolved is None or resolved.bidder is not None):
+        # Only a bid contradicts the forfeit; an all-pass auction of the wrong length is
+        # already refused on its own, naming the auction alone.
+        if any(call is not None for call in raw.get("auction") or ()):
             problems.add("auction", msg("A forfeited deal's auction has only passes."))
             problems.add("forfeit", msg("Someone bid in the auction, so nobody forfeited."))
         others = [k for k in raw if k not in ("forfeit", "auction")]
