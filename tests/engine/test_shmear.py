@@ -851,10 +851,10 @@ def test_all_pass_with_a_bid_other_than_2_names_auction_and_bid():
     assert set(refused(table(SHMEAR), raw, dealer=3).problems) == {"auction", "bid"}
 
 
-def test_an_all_pass_auction_alone_names_the_missing_trump_high_low_and_game():
+def test_an_all_pass_auction_alone_names_the_missing_trump_high_and_low():
     problems = refused(table(SHMEAR), {"auction": [None] * 4}).problems
     assert {"trump", "high", "low"} <= set(problems)
-    assert set(problems) == {"trump", "high", "low", "game"}
+    assert set(problems) == {"trump", "high", "low"}
 
 
 def test_an_auction_in_high_low_always_has_one_entry_per_player():

@@ -564,7 +564,10 @@ class ShmearFamily(Ruleset):
             problems.add("game", msg("Say who took Game, or enter the Game counts, not both."))
             return None
         if game is None and counts is None:
-            problems.add("game", msg("Say who took Game, or enter the Game counts."))
+            # An all-pass auction alone is a dealer's play at 2 missing its hand: the
+            # refusal names the trump, High and Low it needs first.
+            if set(raw) != {"auction"}:
+                problems.add("game", msg("Say who took Game, or enter the Game counts."))
             return None
         if game is not None:
             if game == NOBODY:
