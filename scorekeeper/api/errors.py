@@ -13,11 +13,12 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Flask, current_app, request
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.store import games
+from scorekeeper.store import busy, games
 
 PREFIX = "/api"
 """Every address under this answers in the API's shape, errors included."""
@@ -35,6 +36,8 @@ HTTP_CODES = {
     409: "conflict",
     413: "too_large",
     422: "invalid",
+    429: "too_many_requests",
+    503: "busy",
 }
 
 
@@ -157,6 +160,8 @@ def register_handlers(bp: Blueprint) -> None:
     bp.register_error_handler(games.NumberConflict, number_conflict)
     bp.register_error_handler(games.NotLastDeal, not_last_deal)
     bp.register_error_handler(games.NoSuchDeal, no_such_deal)
+    bp.register_error_handler(games.GameFull, game_full)
+    bp.register_error_handler(OperationalError, database_error)
     bp.register_error_handler(HTTPException, http_error)
 
 
@@ -211,6 +216,27 @@ def no_such_deal(error: games.NoSuchDeal):
     return _not_found(str(error))
 
 
+def game_full(error: games.GameFull):
+    """Answer 409: the game holds as many deals or changes as a game may."""
+    db.session.rollback()
+    return ApiError(409, "game_full", str(error)).response()
+
+
+def database_error(error: OperationalError):
+    """Answer 503 with Retry-After when the database was busy; any other failure is a 500."""
+    db.session.rollback()
+    if busy.is_busy(error):
+        return busy_response()
+    current_app.logger.error("Database error", exc_info=error)
+    return ApiError(500, "internal_error", "The server could not answer this time.").response()
+
+
+def busy_response():
+    """Return the 503 a busy database gets: nothing changed, send the same request again."""
+    headers = {"Retry-After": str(busy.RETRY_AFTER)}
+    return ApiError(503, "busy", busy.MESSAGE, headers=headers).response()
+
+
 def http_error(error: HTTPException):
     """Answer any HTTP error (a 404 from a lookup, a 500 …) in the API's shape."""
     db.session.rollback()
@@ -219,7 +245,13 @@ def http_error(error: HTTPException):
     status = error.code or 500
     code = HTTP_CODES.get(status, "internal_error" if status >= 500 else "bad_request")
     message = error.description or error.name
-    return ApiError(status, code, message).response()
+    headers = {}
+    retry_after = getattr(error, "retry_after", None) or (
+        error.get_headers() and dict(error.get_headers()).get("Retry-After")
+    )
+    if retry_after:
+        headers["Retry-After"] = str(retry_after)
+    return ApiError(status, code, message, headers=headers).response()
 
 
 # ---------------------------------------------------------------- checks the views call

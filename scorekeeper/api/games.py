@@ -16,6 +16,7 @@ from scorekeeper.api.errors import (
 )
 from scorekeeper.store import games
 from scorekeeper.store.lookup import deal_or_404, game_or_404
+from scorekeeper.web import devices
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 register_handlers(bp)
@@ -35,9 +36,9 @@ def _deal_number(text: str) -> int:
     return int(text)
 
 
-def _device() -> str | None:
-    """Return the label of the device making a change, as the client gave it."""
-    return request.headers.get("X-Device") or "api"
+def _device() -> str:
+    """Return the label of the device making a change: an API client, named as it says."""
+    return devices.api_label(request.headers.get("X-Device"))
 
 
 def _deal_url(game_id: str, number: int) -> str:

@@ -22,8 +22,9 @@ from sqlalchemy.orm import selectinload
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.store import records, tokens
+from scorekeeper.store import import_checks, records, tokens
 from scorekeeper.store.games import cache_state
+from scorekeeper.store.import_checks import ImportRefused
 from scorekeeper.store.models import CardTable, Change, Deal, Game, Player, TablePlayer
 from scorekeeper.store.tables import iso, name_key, new_table_object
 
@@ -36,10 +37,6 @@ CSV_COLUMNS = (
     "bidder", "bid", "trump", "called_card", "partner", "made", "seat", "player", "role",
     "delta", "score", "status", "winner",
 )  # fmt: skip
-
-
-class ImportRefused(ValueError):
-    """The file cannot be imported; the message names the first bad record."""
 
 
 @dataclass
@@ -296,10 +293,7 @@ def _disposition(filename: str) -> str:
 
 def load(text: str | bytes) -> Any:
     """Parse an export file's text, or refuse it."""
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise ImportRefused(f"The file is not valid JSON ({error}).") from None
+    return import_checks.load(text)
 
 
 def documents_of(document: Any) -> list[Any]:
@@ -329,6 +323,7 @@ def import_documents(
     documents: list[Any], *, keep_ids: bool = False, table: CardTable | None = None
 ) -> list[ImportResult]:
     """Import several export documents as one transaction: all of them or nothing."""
+    import_checks.check_documents(documents, None if table is None else _keys(table))
     try:
         results = []
         for index, document in enumerate(documents, start=1):
@@ -570,13 +565,9 @@ def _time(value: datetime | None) -> str | None:
 
 
 def _parse_time(value: Any, where: str) -> datetime | None:
-    """Return an ISO 8601 time from the file (None when absent), or refuse it."""
-    if value is None:
-        return None
-    try:
-        parsed = datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
-        parsed = None
-    if parsed is None:
-        raise ImportRefused(f"{where} must be a time written like 2026-11-30T18:00:00+00:00.")
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    """Return an ISO 8601 time from the file in UTC (None when absent), or refuse it."""
+    return import_checks.parse_time(value, where)
+
+
+def _keys(table: CardTable) -> set[str]:
+    return {p.key for p in table.players}

@@ -13,11 +13,12 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from sqlalchemy.exc import OperationalError
 
 from scorekeeper import engine
-from scorekeeper.store import exchange, games, tables
+from scorekeeper.store import busy, exchange, games, limits, tables
 from scorekeeper.store.lookup import deal_or_404, game_or_404
-from scorekeeper.web import charts, errors, keyring
+from scorekeeper.web import charts, errors, keyring, params
 from scorekeeper.web.forms import ConfirmForm, DealForm, new_game_form
 from scorekeeper.web.game_page import DECIDED_LABELS, game_context
 from scorekeeper.web.htmx import render, wants_fragment
@@ -89,6 +90,10 @@ def add_deal(game_id):
     _require_edit(game)
     form = _deal_form(game)
     status = 422
+    if not params.is_digits(request.form.get("number") or "0"):
+        form.number.data = ""
+        form.add_rule_errors({None: [_bad_number_message()]})
+        return _render_game(game, form=form, status=422)
     if form.validate_on_submit():
         entry = form.to_entry()
         if request.form.get("thrown_in"):
@@ -112,6 +117,15 @@ def add_deal(game_id):
         except engine.GameOver as exc:
             form.add_rule_errors({None: [exc.message]})
             status = 409
+        except games.GameFull:
+            form.add_rule_errors({None: [_game_full_message()]})
+            status = 409
+        except OperationalError as exc:
+            if not busy.is_busy(exc):
+                raise
+            form.add_rule_errors({None: [_busy_message()]})
+            status = 503
+            game = game_or_404(game_id)
         except engine.RuleViolation as exc:
             form.add_rule_errors(exc.problems)
         else:
@@ -119,7 +133,10 @@ def add_deal(game_id):
             if not wants_fragment():
                 return redirect(url_for("games.show", game_id=game.id), 303)
             return _render_game(game)
-    return _render_game(game, form=form, status=status)
+    response = _render_game(game, form=form, status=status)
+    if status == 503:
+        response.headers["Retry-After"] = str(busy.RETRY_AFTER)
+    return response
 
 
 @bp.route("/games/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
@@ -134,6 +151,10 @@ def correct(game_id, number):
     status = 200
     if request.method == "GET":
         form.fill_from(deal.entry or {})
+    elif not params.is_digits(request.form.get("number") or "0"):
+        form.number.data = ""
+        form.add_rule_errors({None: [_bad_number_message()]})
+        status = 422
     elif form.validate_on_submit():
         entry = form.to_entry()
         if request.form.get("thrown_in"):
@@ -146,6 +167,16 @@ def correct(game_id, number):
         except (engine.CorrectionConflict, games.NumberConflict) as exc:
             form.add_rule_errors({None: [getattr(exc, "message", str(exc))]})
             status = 409
+        except games.GameFull:
+            form.add_rule_errors({None: [_game_full_message()]})
+            status = 409
+        except OperationalError as exc:
+            if not busy.is_busy(exc):
+                raise
+            form.add_rule_errors({None: [_busy_message()]})
+            status = 503
+            game = game_or_404(game_id)
+            deal = deal_or_404(game, number)
         except engine.RuleViolation as exc:
             form.add_rule_errors(exc.problems)
         else:
@@ -154,9 +185,11 @@ def correct(game_id, number):
     else:
         status = 422
     context = game_context(game)
+    headers = {"Retry-After": str(busy.RETRY_AFTER)} if status == 503 else {}
     return (
         render_template("games/correct.html", form=form, deal=deal.result, **context),
         status,
+        headers,
     )
 
 
@@ -262,6 +295,25 @@ def _summary(game):
 
 def _dealer_name(game):
     return game.players[game.next_dealer].name
+
+
+def _bad_number_message():
+    return _("This form's deal number is not a whole number. Reload the page and enter it again.")
+
+
+def _game_full_message():
+    return _(
+        "This game holds as many deals and corrections as a game may (%(n)s deals). "
+        "Start a new game to go on.",
+        n=limits.DEALS_PER_GAME,
+    )
+
+
+def _busy_message():
+    return _(
+        "The score pad was busy with another change, so this deal was not saved. "
+        "Your entry is kept: save it again."
+    )
 
 
 def _saved_message(deal):

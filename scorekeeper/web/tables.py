@@ -16,7 +16,7 @@ from scorekeeper import engine
 from scorekeeper.extensions import csrf
 from scorekeeper.store import exchange, stats, tables
 from scorekeeper.store.lookup import table_or_404
-from scorekeeper.web import keyring, links
+from scorekeeper.web import keyring, links, params
 from scorekeeper.web.forms import ConfirmForm, ImportForm, MergeForm, TableForm, new_game_form
 from scorekeeper.web.game_page import DECIDED_LABELS, OUTCOME_LABELS
 
@@ -269,11 +269,11 @@ def export_csv(table_id):
 def _filters(table):
     """Return the archive's filters and page from the query string, unknown values dropped."""
     args = request.args
-    player = args.get("player", type=int)
+    player = params.int_arg("player", None, 1, params.MAX_ID)
     ruleset = args.get("ruleset") or None
     outcome = args.get("outcome") or None
     return {
-        "page": max(1, args.get("page", 1, type=int)),
+        "page": params.int_arg("page", 1, 1, params.MAX_ID),
         "player": player if player in {p.id for p in table.players} else None,
         "ruleset": ruleset if ruleset in {r.id for r in engine.rulesets()} else None,
         "outcome": outcome if outcome in tables.OUTCOMES else None,
