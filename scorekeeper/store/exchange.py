@@ -329,7 +329,10 @@ def import_documents(
         for index, document in enumerate(documents, start=1):
             prefix = f"Document {index}: " if len(documents) > 1 else ""
             try:
-                results.append(_stage(document, keep_ids, table))
+                # Nothing is written while the games are replayed and built, so the write
+                # lock (all of SQLite) is held only from the first flush to the commit.
+                with db.session.no_autoflush:
+                    results.append(_stage(document, keep_ids, table))
             except ImportRefused as error:
                 raise ImportRefused(prefix + str(error)) from None
         db.session.commit()

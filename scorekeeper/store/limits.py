@@ -13,9 +13,9 @@ CHANGES_PER_GAME = 2000
 """Entries in one game's change log (adds, corrections and undos)."""
 IMPORT_BYTES = 2 * 1024 * 1024
 """The largest export file the import page accepts (the command line has no limit)."""
-IMPORT_GAMES = 1000
+IMPORT_GAMES = 200
 """Games in one import file (a bundle counts all of its documents)."""
-IMPORT_DEALS = 20_000
+IMPORT_DEALS = 2000
 """Deals in one import file, all games together."""
-IMPORT_CHANGES = 40_000
+IMPORT_CHANGES = 4000
 """Change-log entries in one import file, all games together."""

@@ -11,10 +11,11 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper import engine
 from scorekeeper.extensions import csrf
-from scorekeeper.store import exchange, stats, tables
+from scorekeeper.store import exchange, limits, stats, tables
 from scorekeeper.store.lookup import table_or_404
 from scorekeeper.web import keyring, links, params
 from scorekeeper.web.forms import ConfirmForm, ImportForm, MergeForm, TableForm, new_game_form
@@ -22,8 +23,11 @@ from scorekeeper.web.game_page import DECIDED_LABELS, OUTCOME_LABELS
 
 bp = Blueprint("tables", __name__)
 
-# An export file may be far larger than the 64 KiB any other request may send.
-IMPORT_LIMIT = 16 * 1024 * 1024
+# An export file may be larger than the 64 KiB any other request may send, but no larger
+# than an import that finishes well inside a worker's timeout.
+IMPORT_LIMIT = limits.IMPORT_BYTES
+# How many regulars the table page lists at a time.
+REGULARS_PER_PAGE = 50
 
 
 def _require_edit(table):
@@ -84,7 +88,17 @@ def import_games(table_id):
 def _import(table):
     """Check and store an uploaded export file, or show why it was refused."""
     request.max_content_length = IMPORT_LIMIT
-    form = ImportForm()
+    try:
+        form = ImportForm()
+    except RequestEntityTooLarge:
+        form = ImportForm(formdata=None)
+        message = _(
+            "Nothing was imported: the file is larger than %(n)s MiB. Split it into several files.",
+            n=IMPORT_LIMIT // (1024 * 1024),
+        )
+        form.add_rule_errors({"file": [message]})
+        page = render_template("tables/import.html", form=form, table=table)
+        return page, 413, {"Connection": "close"}
     if form.validate_on_submit():
         try:
             document = exchange.load(form.file.data.read())
@@ -98,12 +112,7 @@ def _import(table):
         except exchange.ImportRefused as error:
             form.add_rule_errors({"file": [_("Nothing was imported. %(why)s", why=str(error))]})
         else:
-            target = result.table
-            if result.table_token:
-                keyring.grant(keyring.TABLE_TOKENS, target.id, result.table_token)
-            keyring.remember(keyring.RECENT_TABLES, target.id)
-            flash(_("Imported %(n)s games, every deal checked.", n=len(result.games)))
-            return redirect(url_for("tables.show", table_id=target.id), 303)
+            return _imported(result)
     status = 422 if form.is_submitted() else 200
     return render_template("tables/import.html", form=form, table=table), status
 
@@ -264,6 +273,37 @@ def export_csv(table_id):
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+
+def _imported(result):
+    """Grant this browser the edit links of what it imported, and show them, once.
+
+    The page answers the POST itself (no redirect): the links of a large import do not
+    fit in the session cookie, and they must not be kept anywhere else.
+    """
+    target = result.table
+    base = links.public_base_url()
+    table_url = None
+    if result.table_token:
+        keyring.grant(keyring.TABLE_TOKENS, target.id, result.table_token)
+        table_url = base + url_for("tables.join", table_id=target.id, token=result.table_token)
+    keyring.remember(keyring.RECENT_TABLES, target.id)
+    edit_links = []
+    # The keyring keeps the newest tokens: grant games still in progress last, so they stay.
+    for game in sorted(result.games, key=lambda game: game.status == "in_progress"):
+        token = result.game_tokens.get(game.id)
+        if token is None:
+            continue  # restored with the file's own token: its old links still work
+        keyring.grant(keyring.GAME_TOKENS, game.id, token)
+        edit_links.append((game, base + url_for("sharing.join", game_id=game.id, token=token)))
+    g.carries_token = True
+    return render_template(
+        "tables/imported.html",
+        table=target,
+        table_url=table_url,
+        edit_links=edit_links,
+        count=len(result.games),
+    )
 
 
 def _filters(table):
