@@ -23,6 +23,8 @@ def create_app(test_config=None):
         app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = config.instance_secret(app)
+    if isinstance(app.config.get("TRUSTED_HOSTS"), str):  # FLASK_TRUSTED_HOSTS=a.org,b.org
+        app.config["TRUSTED_HOSTS"] = [h.strip() for h in app.config["TRUSTED_HOSTS"].split(",")]
     if app.config["PREFERRED_URL_SCHEME"] == "https":
         app.config["SESSION_COOKIE_SECURE"] = True
 

@@ -16,7 +16,7 @@ from flask import Blueprint, Flask, current_app, request
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
-from scorekeeper import engine
+from scorekeeper import bodies, engine
 from scorekeeper.extensions import db
 from scorekeeper.store import busy, games
 
@@ -102,15 +102,11 @@ def _check_size_and_route():
     if not is_api_path(request.path):
         return None
     try:
-        data = request.get_data(cache=True)
+        request.get_data(cache=True)
+        if bodies.chunked_too_large(current_app.config["MAX_CONTENT_LENGTH"]):
+            return _too_large()
     except RequestEntityTooLarge:
         return _too_large()
-    if request.content_length is None and len(data) >= current_app.config["MAX_CONTENT_LENGTH"]:
-        # A body without a length (chunked) is cut at the limit without an error; one more
-        # byte after the limit means it was too large.
-        stream = request.environ.get("wsgi.input")
-        if stream is not None and stream.read(1):
-            return _too_large()
     error = request.routing_exception
     if isinstance(error, MethodNotAllowed):
         allowed = ", ".join(sorted(error.valid_methods or ()))

@@ -13,7 +13,7 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper import engine
+from scorekeeper import bodies, engine
 from scorekeeper.extensions import csrf
 from scorekeeper.store import exchange, limits, stats, tables
 from scorekeeper.store.lookup import table_or_404
@@ -71,6 +71,7 @@ def new():
 
 @bp.route("/tables/import", methods=["GET", "POST"])
 @csrf.exempt  # the form checks its own CSRF token, after the larger body limit is set
+@bodies.allow_body(IMPORT_LIMIT)
 def import_table():
     """Import an export file as a new table; every deal is checked by the rules first."""
     return _import(None)
@@ -78,6 +79,7 @@ def import_table():
 
 @bp.route("/tables/<table_id>/import", methods=["GET", "POST"])
 @csrf.exempt  # as above
+@bodies.allow_body(IMPORT_LIMIT)
 def import_games(table_id):
     """Import an export file's games into this table (edit rights)."""
     table = table_or_404(table_id)
