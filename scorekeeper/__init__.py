@@ -5,7 +5,7 @@ from pathlib import Path
 from flask import Flask
 
 from scorekeeper import config
-from scorekeeper.extensions import babel, csrf, db, migrate
+from scorekeeper.extensions import babel, csrf, db, limiter, migrate
 
 
 def create_app(test_config=None):
@@ -46,6 +46,7 @@ def register_extensions(app):
     migrate.init_app(app, db, directory=str(Path(app.root_path).parent / "migrations"))
     csrf.init_app(app)
     babel.init_app(app, locale_selector=i18n.select_locale)
+    limiter.init_app(app)
 
 
 def register_blueprints(app):

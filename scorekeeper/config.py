@@ -21,6 +21,11 @@ DEFAULTS = {
     "PREFERRED_URL_SCHEME": "http",
     "BEHIND_PROXY": False,
     "BABEL_DEFAULT_LOCALE": "en",
+    # Rate limits (Flask-Limiter): per address for creating, per edit token for changes.
+    "RATELIMIT_ENABLED": True,
+    "RATELIMIT_STORAGE_URI": "memory://",
+    "RATELIMIT_CREATE": "30 per minute;300 per day",
+    "RATELIMIT_CHANGES": "60 per minute",
     "BABEL_TRANSLATION_DIRECTORIES": str(Path(__file__).parent / "translations"),
 }
 """Every setting's default; ``FLASK_``-prefixed environment variables override them."""

@@ -13,10 +13,11 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Flask, current_app, request
+from flask_limiter.errors import RateLimitExceeded
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
-from scorekeeper import bodies, engine
+from scorekeeper import bodies, engine, ratelimits
 from scorekeeper.extensions import db
 from scorekeeper.store import busy, games
 
@@ -242,11 +243,8 @@ def http_error(error: HTTPException):
     code = HTTP_CODES.get(status, "internal_error" if status >= 500 else "bad_request")
     message = error.description or error.name
     headers = {}
-    retry_after = getattr(error, "retry_after", None) or (
-        error.get_headers() and dict(error.get_headers()).get("Retry-After")
-    )
-    if retry_after:
-        headers["Retry-After"] = str(retry_after)
+    if isinstance(error, RateLimitExceeded):
+        headers["Retry-After"] = ratelimits.retry_after(error)
     return ApiError(status, code, message, headers=headers).response()
 
 

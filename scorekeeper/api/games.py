@@ -6,7 +6,7 @@ import re
 
 from flask import Blueprint, current_app, request, url_for
 
-from scorekeeper import engine
+from scorekeeper import engine, ratelimits
 from scorekeeper.api.errors import (
     ApiError,
     json_body,
@@ -55,6 +55,7 @@ def list_rulesets():
 
 
 @bp.post("/games")
+@ratelimits.creating
 def create_game():
     """Start a game; answer its document and its edit token."""
     body = json_body()
@@ -89,6 +90,7 @@ def list_deals(game_id: str):
 
 
 @bp.post("/games/<game_id>/deals")
+@ratelimits.changing
 def add_deal(game_id: str):
     """Store the next deal; answer its document."""
     game = game_or_404(game_id, deals=False)
@@ -108,6 +110,7 @@ def read_deal(game_id: str, number: str):
 
 
 @bp.put("/games/<game_id>/deals/<number>")
+@ratelimits.changing
 def correct_deal(game_id: str, number: str):
     """Correct a deal; every later deal and the outcome are worked out again."""
     game = game_or_404(game_id, deals=False)
@@ -120,6 +123,7 @@ def correct_deal(game_id: str, number: str):
 
 
 @bp.delete("/games/<game_id>/deals/<number>")
+@ratelimits.changing
 def undo_deal(game_id: str, number: str):
     """Undo the last deal."""
     game = game_or_404(game_id, deals=False)

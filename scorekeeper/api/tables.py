@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, request, url_for
 
+from scorekeeper import ratelimits
 from scorekeeper.api.errors import (
     ApiError,
     json_body,
@@ -46,6 +47,7 @@ def _int_arg(name: str, default: int | None, lo: int, hi: int) -> int | None:
 
 
 @bp.post("")
+@ratelimits.creating
 def create_table():
     """Create a table; answer its document and its edit token."""
     body = json_body()
@@ -89,6 +91,7 @@ def list_games(table_id: str):
 
 
 @bp.post("/<table_id>/games")
+@ratelimits.creating
 def start_game(table_id: str):
     """Start a game at the table (body as POST /api/v1/games); answer it with its edit token."""
     table = table_or_404(table_id)

@@ -7,10 +7,12 @@ unknown addresses and methods under ``/api``, so these pages never reach an API 
 
 from flask import Blueprint, Flask, current_app, make_response, render_template
 from flask_babel import gettext as _
+from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from scorekeeper import ratelimits
 from scorekeeper.extensions import db
 from scorekeeper.store import busy
 
@@ -68,9 +70,8 @@ def error_page(error: HTTPException):
     response = render(title(), message(), status)
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         response.headers["Allow"] = ", ".join(sorted(error.valid_methods))
-    retry_after = dict(error.get_headers()).get("Retry-After")
-    if retry_after:
-        response.headers["Retry-After"] = retry_after
+    if isinstance(error, RateLimitExceeded):
+        response.headers["Retry-After"] = ratelimits.retry_after(error)
     return response
 
 

@@ -15,7 +15,7 @@ from flask import (
 from flask_babel import gettext as _
 from sqlalchemy.exc import OperationalError
 
-from scorekeeper import engine
+from scorekeeper import engine, ratelimits
 from scorekeeper.store import busy, exchange, games, limits, tables
 from scorekeeper.store.lookup import deal_or_404, game_or_404
 from scorekeeper.web import charts, errors, keyring, params
@@ -48,6 +48,7 @@ def home():
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
+@ratelimits.creating
 def new():
     """Show the new-game form; on a valid post create the game and give this browser edit rights."""
     rulesets = engine.rulesets()
@@ -84,6 +85,7 @@ def show(game_id):
 
 
 @bp.post("/games/<game_id>/deals")
+@ratelimits.changing
 def add_deal(game_id):
     """Save the next deal; a refused one comes back with its messages and the entries kept."""
     game = game_or_404(game_id)
@@ -140,6 +142,7 @@ def add_deal(game_id):
 
 
 @bp.route("/games/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
+@ratelimits.changing
 def correct(game_id, number):
     """Correct a deal; every later score and the outcome are worked out again."""
     game = game_or_404(game_id)
@@ -194,6 +197,7 @@ def correct(game_id, number):
 
 
 @bp.post("/games/<game_id>/deals/<int:number>/undo")
+@ratelimits.changing
 def undo(game_id, number):
     """Take back the last deal (the page asked for confirmation first)."""
     game = game_or_404(game_id)

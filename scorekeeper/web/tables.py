@@ -13,7 +13,7 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper import bodies, engine
+from scorekeeper import bodies, engine, ratelimits
 from scorekeeper.extensions import csrf
 from scorekeeper.store import exchange, limits, stats, tables
 from scorekeeper.store.lookup import table_or_404
@@ -49,6 +49,7 @@ def index():
 
 
 @bp.route("/tables/new", methods=["GET", "POST"])
+@ratelimits.creating
 def new():
     """Create a table; this browser may then start games there."""
     form = TableForm()
@@ -72,6 +73,7 @@ def new():
 @bp.route("/tables/import", methods=["GET", "POST"])
 @csrf.exempt  # the form checks its own CSRF token, after the larger body limit is set
 @bodies.allow_body(IMPORT_LIMIT)
+@ratelimits.creating
 def import_table():
     """Import an export file as a new table; every deal is checked by the rules first."""
     return _import(None)
@@ -80,6 +82,7 @@ def import_table():
 @bp.route("/tables/<table_id>/import", methods=["GET", "POST"])
 @csrf.exempt  # as above
 @bodies.allow_body(IMPORT_LIMIT)
+@ratelimits.creating
 def import_games(table_id):
     """Import an export file's games into this table (edit rights)."""
     table = table_or_404(table_id)
@@ -179,6 +182,7 @@ def rotate(table_id):
 
 
 @bp.route("/tables/<table_id>/games/new", methods=["GET", "POST"])
+@ratelimits.creating
 def new_game(table_id):
     """Start a game at the table, its regulars offered by name."""
     table = table_or_404(table_id)
