@@ -21,6 +21,8 @@ def create_app(test_config=None):
     app.config["SQLALCHEMY_DATABASE_URI"] = config.database_url(app)
     if test_config is not None:
         app.config.update(test_config)
+    for name, value in config.engine_options(app.config["SQLALCHEMY_DATABASE_URI"]).items():
+        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {}).setdefault(name, value)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = config.instance_secret(app)
     if isinstance(app.config.get("TRUSTED_HOSTS"), str):  # FLASK_TRUSTED_HOSTS=a.org,b.org

@@ -43,6 +43,18 @@ def database_url(app: Flask) -> str:
     return url
 
 
+LOCK_TIMEOUT_MS = 5000
+"""How long a PostgreSQL statement waits for a lock before the request answers 503."""
+
+
+def engine_options(url: str) -> dict:
+    """Return SQLAlchemy engine options for this database: on PostgreSQL a lock timeout,
+    so a write that cannot get its lock answers 503 instead of waiting for the worker's end."""
+    if url.startswith("postgresql"):
+        return {"connect_args": {"options": f"-c lock_timeout={LOCK_TIMEOUT_MS}"}}
+    return {}
+
+
 def instance_secret(app: Flask) -> str:
     """Return this installation's secret key, generating and keeping it on first start."""
     path = Path(app.instance_path) / "secret_key"

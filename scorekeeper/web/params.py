@@ -9,8 +9,8 @@ import re
 
 from flask import request
 
-DIGITS = re.compile(r"[0-9]{1,18}")
-"""Digits only, and few enough that no database column overflows."""
+DIGITS = re.compile(r"[0-9]+")
+"""ASCII digits only."""
 MAX_ID = 2**31 - 1
 """The largest row id or page number any database column holds."""
 
@@ -22,9 +22,11 @@ def is_digits(text: object) -> bool:
 
 def parse_int(text: object, default: int | None, lo: int, hi: int) -> int | None:
     """Return the text as a whole number clamped to [lo, hi], or `default` when it is not one."""
-    if not is_digits(text):
+    if not isinstance(text, str) or not is_digits(text):
         return default
-    return min(max(int(text), lo), hi)  # type: ignore[arg-type]
+    if len(text) > len(str(hi)):  # far past the range: no need to convert thousands of digits
+        return hi
+    return min(max(int(text), lo), hi)
 
 
 def int_arg(name: str, default: int | None, lo: int, hi: int) -> int | None:

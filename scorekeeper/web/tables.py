@@ -129,6 +129,9 @@ def show(table_id):
     keyring.remember(keyring.RECENT_TABLES, table.id)
     counts = tables.player_counts(table)
     regulars = tables.regulars(table, counts)
+    regular_pages = max(1, -(-len(regulars) // REGULARS_PER_PAGE))
+    regular_page = params.int_arg("players_page", 1, 1, regular_pages) or 1
+    shown = regulars[(regular_page - 1) * REGULARS_PER_PAGE : regular_page * REGULARS_PER_PAGE]
     filters = _filters(table)
     page = tables.archive(table, **filters)
     editable = keyring.can_edit(keyring.TABLE_TOKENS, table)
@@ -141,7 +144,12 @@ def show(table_id):
     return render_template(
         "tables/show.html",
         table=table,
-        regulars=regulars,
+        regulars=shown,
+        regular_page=regular_page,
+        regular_pages=regular_pages,
+        regulars_url=lambda n: url_for(
+            "tables.show", table_id=table.id, players_page=n, _anchor="players"
+        ),
         counts=counts,
         page=page,
         filters=filters,
