@@ -30,8 +30,9 @@ def _token_key() -> str:
     Only a digest is kept; without a token (the request is then refused anyway) the
     client's address is counted.
     """
-    scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    scheme, _, sent = request.headers.get("Authorization", "").strip().partition(" ")
+    token: str | None = sent
+    if scheme.lower() != "bearer" or not sent.strip():
         game_id = (request.view_args or {}).get("game_id")
         token = session.get("edit", {}).get(game_id) if game_id else None
     if not token:

@@ -1,11 +1,12 @@
 """Check an export file's records before anything is stored, as an entry is checked.
 
 The engine replays every deal (``exchange``); this module checks the rest of what a file
-carries and would otherwise be stored as it is: the file's size in games, deals and
-changes, ids (the id alphabet only, so every address opens), times (converted to UTC,
-within a sane range), numbers (finite), the change log's ``before``/``after`` (shaped
-like deal documents, so the game page can show them) and the table's regulars (within
-the limit). A refusal names the record; nothing is stored then.
+carries and would otherwise be stored as it is: ids (the id alphabet only, so every
+address opens), times (converted to UTC, within a sane range), numbers (finite), the
+change log's ``before``/``after`` (shaped like deal documents, so the game page can show
+them), the size of each game and the table's regulars (within the limits), and, for an
+upload, the file's size in games, deals and changes (``check_sizes``). A refusal names
+the record; nothing is stored then.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import json
 import math
 import re
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeGuard
 
 from scorekeeper import engine
 from scorekeeper.store import limits
@@ -83,9 +84,10 @@ def check_documents(documents: list[Any], table_keys: set[str] | None) -> None:
     """Check every document of a file, before the engine replays its deals.
 
     `table_keys` are the name keys of the regulars of the table the games go to (None:
-    each document's own table). Raises ImportRefused naming the first bad record.
+    each document's own table). Raises ImportRefused naming the first bad record. The
+    file's size in games, deals and changes is checked apart (`check_sizes`): the import
+    page limits it, a restore from the command line does not.
     """
-    _check_sizes(documents)
     for index, document in enumerate(documents, start=1):
         prefix = f"Document {index}: " if len(documents) > 1 else ""
         try:
@@ -94,8 +96,8 @@ def check_documents(documents: list[Any], table_keys: set[str] | None) -> None:
             raise ImportRefused(prefix + str(error)) from None
 
 
-def _check_sizes(documents: list[Any]) -> None:
-    """Refuse a file holding more games, deals or changes than one import may."""
+def check_sizes(documents: list[Any]) -> None:
+    """Refuse a file holding more games, deals or changes than one upload may."""
     games = [
         game
         for document in documents
@@ -195,8 +197,8 @@ def _check_game(record: dict[str, Any], where: str) -> None:
         if not isinstance(change, dict):
             continue  # the importer names this itself
         here = f"{where}, change {index}"
-        number = change.get("number")
-        if _is_int(number) and not 1 <= number <= limits.DEALS_PER_GAME:
+        deal_number = change.get("number")
+        if _is_int(deal_number) and not 1 <= deal_number <= limits.DEALS_PER_GAME:
             raise ImportRefused(
                 f"{here}: the deal number must be from 1 to {limits.DEALS_PER_GAME}."
             )
@@ -231,5 +233,5 @@ def _check_deal_document(document: Any, seats: int, where: str) -> None:
         raise ImportRefused(f"{where} {problem}.")
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

@@ -15,7 +15,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper import bodies, engine, ratelimits
 from scorekeeper.extensions import csrf
-from scorekeeper.store import exchange, limits, stats, tables
+from scorekeeper.store import exchange, import_checks, limits, stats, tables
 from scorekeeper.store.lookup import table_or_404
 from scorekeeper.web import keyring, links, params
 from scorekeeper.web.forms import ConfirmForm, ImportForm, MergeForm, TableForm, new_game_form
@@ -107,6 +107,7 @@ def _import(table):
     if form.validate_on_submit():
         try:
             document = exchange.load(form.file.data.read())
+            import_checks.check_sizes(exchange.documents_of(document))
             if table is None and isinstance(document, dict) and document.get("table") is None:
                 if not (form.name.data or "").strip():
                     raise exchange.ImportRefused(
