@@ -511,3 +511,16 @@ def test_the_importer_gets_the_edit_links_of_what_it_imported(app, client):
     assert phone.post(f"/games/{game_id}/deals", data=form).status_code == 303
     # Shown once: the table page does not repeat the game links.
     assert "/edit/" not in importer.get(f"/games/{game_id}/sheet").text
+
+
+@pytest.mark.parametrize("sent", [{"bidder": ""}, {"number": "1", "auction-0": "\x00"}])
+def test_a_deal_form_choice_that_is_not_a_number_is_refused(app, client, api, sent):
+    game = api.create()
+    client.get(f"/games/{game['id']}/edit/{game['edit_token']}")
+    page = client.get(f"/games/{game['id']}")
+    form = {"csrf_token": csrf_token(page.text), **sent}
+    response = client.post(f"/games/{game['id']}/deals", data=form)
+    assert response.status_code == 422
+    if "bidder" in sent:
+        assert "This form holds a value it does not offer." in response.text
+    assert counts(app)[3] == 0

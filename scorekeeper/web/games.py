@@ -96,8 +96,7 @@ def add_deal(game_id):
         form.number.data = ""
         form.add_rule_errors({None: [_bad_number_message()]})
         return _render_game(game, form=form, status=422)
-    if form.validate_on_submit():
-        entry = form.to_entry()
+    if form.validate_on_submit() and (entry := _entry_of(form)) is not None:
         if request.form.get("thrown_in"):
             entry = {
                 "thrown_in": True,
@@ -158,8 +157,7 @@ def correct(game_id, number):
         form.number.data = ""
         form.add_rule_errors({None: [_bad_number_message()]})
         status = 422
-    elif form.validate_on_submit():
-        entry = form.to_entry()
+    elif form.validate_on_submit() and (entry := _entry_of(form)) is not None:
         if request.form.get("thrown_in"):
             entry = {"thrown_in": True, "number": number}
         status = 422
@@ -299,6 +297,22 @@ def _summary(game):
 
 def _dealer_name(game):
     return game.players[game.next_dealer].name
+
+
+def _entry_of(form):
+    """Return the form's entry, or None (with a message) when a choice is not a number.
+
+    A tampered form can send an empty or foreign value for a seat, a bid or a call that
+    the form's choices let through; it names no entry, so the page asks for a reload.
+    """
+    try:
+        return form.to_entry()
+    except ValueError:
+        message = _(
+            "This form holds a value it does not offer. Reload the page and enter it again."
+        )
+        form.add_rule_errors({None: [message]})
+        return None
 
 
 def _bad_number_message():
