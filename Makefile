@@ -73,10 +73,10 @@ run: install-run
 	$(BIN)/flask --app scorekeeper db upgrade
 	$(BIN)/flask --app scorekeeper run --host $(HOST) --port $(PORT)
 
-# The same app as the Procfile serves it, with gunicorn.
+# The same app as the Procfile serves it, with gunicorn and the same gunicorn.conf.py.
 serve: install-run
 	$(BIN)/flask --app scorekeeper db upgrade
-	$(BIN)/gunicorn --workers 2 --bind $(HOST):$(PORT) 'scorekeeper:create_app()'
+	$(BIN)/gunicorn --config gunicorn.conf.py --bind $(HOST):$(PORT) 'scorekeeper:create_app()'
 
 # Debian's Chromium for the browser tests; Playwright never downloads a browser here.
 browser: $(CHROMIUM)

@@ -44,7 +44,14 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as folder:
         url = args.database or f"sqlite:///{Path(folder) / 'bench.sqlite'}"
-        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "TESTING": True})
+        app = create_app(
+            {
+                "SQLALCHEMY_DATABASE_URI": url,
+                "SECRET_KEY": "bench",
+                "TESTING": True,
+                "RATELIMIT_ENABLED": False,
+            }
+        )
         with app.app_context():
             from flask_migrate import upgrade
 

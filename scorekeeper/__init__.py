@@ -5,7 +5,7 @@ from pathlib import Path
 from flask import Flask
 
 from scorekeeper import config
-from scorekeeper.extensions import babel, csrf, db, migrate
+from scorekeeper.extensions import babel, csrf, db, limiter, migrate
 
 
 def create_app(test_config=None):
@@ -21,8 +21,12 @@ def create_app(test_config=None):
     app.config["SQLALCHEMY_DATABASE_URI"] = config.database_url(app)
     if test_config is not None:
         app.config.update(test_config)
+    for name, value in config.engine_options(app.config["SQLALCHEMY_DATABASE_URI"]).items():
+        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {}).setdefault(name, value)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = config.instance_secret(app)
+    if isinstance(app.config.get("TRUSTED_HOSTS"), str):  # FLASK_TRUSTED_HOSTS=a.org,b.org
+        app.config["TRUSTED_HOSTS"] = [h.strip() for h in app.config["TRUSTED_HOSTS"].split(",")]
     if app.config["PREFERRED_URL_SCHEME"] == "https":
         app.config["SESSION_COOKIE_SECURE"] = True
 
@@ -48,6 +52,7 @@ def register_extensions(app):
     migrate.init_app(app, db, directory=str(Path(app.root_path).parent / "migrations"))
     csrf.init_app(app)
     babel.init_app(app, locale_selector=i18n.select_locale)
+    limiter.init_app(app)
 
 
 def register_blueprints(app):

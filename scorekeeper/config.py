@@ -21,6 +21,11 @@ DEFAULTS = {
     "PREFERRED_URL_SCHEME": "http",
     "BEHIND_PROXY": False,
     "BABEL_DEFAULT_LOCALE": "en",
+    # Rate limits (Flask-Limiter): per address for creating, per edit token for changes.
+    "RATELIMIT_ENABLED": True,
+    "RATELIMIT_STORAGE_URI": "memory://",
+    "RATELIMIT_CREATE": "30 per minute;300 per day",
+    "RATELIMIT_CHANGES": "60 per minute",
     "BABEL_TRANSLATION_DIRECTORIES": str(Path(__file__).parent / "translations"),
 }
 """Every setting's default; ``FLASK_``-prefixed environment variables override them."""
@@ -36,6 +41,18 @@ def database_url(app: Flask) -> str:
     elif url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     return url
+
+
+LOCK_TIMEOUT_MS = 5000
+"""How long a PostgreSQL statement waits for a lock before the request answers 503."""
+
+
+def engine_options(url: str) -> dict:
+    """Return SQLAlchemy engine options for this database: on PostgreSQL a lock timeout,
+    so a write that cannot get its lock answers 503 instead of waiting for the worker's end."""
+    if url.startswith("postgresql"):
+        return {"connect_args": {"options": f"-c lock_timeout={LOCK_TIMEOUT_MS}"}}
+    return {}
 
 
 def instance_secret(app: Flask) -> str:

@@ -86,6 +86,8 @@ def make_app(database_url: str = "sqlite://", **config: Any):
         "TESTING": True,
         "SECRET_KEY": "test-secret-key",
         "SQLALCHEMY_DATABASE_URI": database_url,
+        # Tests create games by the dozen from one address; the rate-limit tests turn it on.
+        "RATELIMIT_ENABLED": False,
         **config,
     }
     return create_app(settings)

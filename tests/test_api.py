@@ -757,7 +757,7 @@ def test_the_device_label_goes_into_the_change_log(app, api):
     assert response.status_code == 201
     with app.app_context():
         change = db.session.scalars(select(Change)).one()
-        assert (change.action, change.number, change.device) == ("add", 1, "Ann's phone")
+        assert (change.action, change.number, change.device) == ("add", 1, "api:Ann's phone")
 
 
 def test_text_no_database_can_store_is_refused_not_a_server_error(app, client):

@@ -247,6 +247,7 @@ def test_https_scheme_from_the_environment_makes_the_cookie_secure(app, game, mo
 
 def test_behind_a_proxy_the_forwarded_scheme_and_host_are_used(app, game, monkeypatch):
     monkeypatch.setenv("FLASK_BEHIND_PROXY", "true")
+    monkeypatch.setenv("FLASK_TRUSTED_HOSTS", "scores.example")
     proxied = create_app(
         {"SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]}
     )

@@ -146,7 +146,8 @@ def test_share_links_without_a_network_say_phones_cannot_open_them(viewer, game)
     assert "These links point at this computer only" in body
 
 
-def test_share_links_on_a_network_address_need_no_note(viewer, game):
+def test_share_links_on_a_network_address_need_no_note(viewer, game, monkeypatch):
+    monkeypatch.setattr(links, "lan_address", lambda: "192.168.1.20")
     body = page(viewer, game["id"], base_url="http://192.168.1.20:5000")
     assert f"http://192.168.1.20:5000/games/{game['id']}" in body
     assert "make run HOST=0.0.0.0" not in body

@@ -13,11 +13,13 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Flask, current_app, request
+from flask_limiter.errors import RateLimitExceeded
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
-from scorekeeper import engine
+from scorekeeper import bodies, engine, ratelimits
 from scorekeeper.extensions import db
-from scorekeeper.store import games
+from scorekeeper.store import busy, games
 
 PREFIX = "/api"
 """Every address under this answers in the API's shape, errors included."""
@@ -35,6 +37,8 @@ HTTP_CODES = {
     409: "conflict",
     413: "too_large",
     422: "invalid",
+    429: "too_many_requests",
+    503: "busy",
 }
 
 
@@ -99,15 +103,11 @@ def _check_size_and_route():
     if not is_api_path(request.path):
         return None
     try:
-        data = request.get_data(cache=True)
+        request.get_data(cache=True)
+        if bodies.chunked_too_large(current_app.config["MAX_CONTENT_LENGTH"]):
+            return _too_large()
     except RequestEntityTooLarge:
         return _too_large()
-    if request.content_length is None and len(data) >= current_app.config["MAX_CONTENT_LENGTH"]:
-        # A body without a length (chunked) is cut at the limit without an error; one more
-        # byte after the limit means it was too large.
-        stream = request.environ.get("wsgi.input")
-        if stream is not None and stream.read(1):
-            return _too_large()
     error = request.routing_exception
     if isinstance(error, MethodNotAllowed):
         allowed = ", ".join(sorted(error.valid_methods or ()))
@@ -157,6 +157,8 @@ def register_handlers(bp: Blueprint) -> None:
     bp.register_error_handler(games.NumberConflict, number_conflict)
     bp.register_error_handler(games.NotLastDeal, not_last_deal)
     bp.register_error_handler(games.NoSuchDeal, no_such_deal)
+    bp.register_error_handler(games.GameFull, game_full)
+    bp.register_error_handler(OperationalError, database_error)
     bp.register_error_handler(HTTPException, http_error)
 
 
@@ -211,6 +213,27 @@ def no_such_deal(error: games.NoSuchDeal):
     return _not_found(str(error))
 
 
+def game_full(error: games.GameFull):
+    """Answer 409: the game holds as many deals or changes as a game may."""
+    db.session.rollback()
+    return ApiError(409, "game_full", str(error)).response()
+
+
+def database_error(error: OperationalError):
+    """Answer 503 with Retry-After when the database was busy; any other failure is a 500."""
+    db.session.rollback()
+    if busy.is_busy(error):
+        return busy_response()
+    current_app.logger.error("Database error", exc_info=error)
+    return ApiError(500, "internal_error", "The server could not answer this time.").response()
+
+
+def busy_response():
+    """Return the 503 a busy database gets: nothing changed, send the same request again."""
+    headers = {"Retry-After": str(busy.RETRY_AFTER)}
+    return ApiError(503, "busy", busy.MESSAGE, headers=headers).response()
+
+
 def http_error(error: HTTPException):
     """Answer any HTTP error (a 404 from a lookup, a 500 …) in the API's shape."""
     db.session.rollback()
@@ -219,7 +242,10 @@ def http_error(error: HTTPException):
     status = error.code or 500
     code = HTTP_CODES.get(status, "internal_error" if status >= 500 else "bad_request")
     message = error.description or error.name
-    return ApiError(status, code, message).response()
+    headers = {}
+    if isinstance(error, RateLimitExceeded):
+        headers["Retry-After"] = ratelimits.retry_after(error)
+    return ApiError(status, code, message, headers=headers).response()
 
 
 # ---------------------------------------------------------------- checks the views call

@@ -6,7 +6,7 @@ import re
 
 from flask import Blueprint, current_app, request, url_for
 
-from scorekeeper import engine
+from scorekeeper import engine, ratelimits
 from scorekeeper.api.errors import (
     ApiError,
     json_body,
@@ -16,6 +16,7 @@ from scorekeeper.api.errors import (
 )
 from scorekeeper.store import games
 from scorekeeper.store.lookup import deal_or_404, game_or_404
+from scorekeeper.web import devices
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 register_handlers(bp)
@@ -35,9 +36,9 @@ def _deal_number(text: str) -> int:
     return int(text)
 
 
-def _device() -> str | None:
-    """Return the label of the device making a change, as the client gave it."""
-    return request.headers.get("X-Device") or "api"
+def _device() -> str:
+    """Return the label of the device making a change: an API client, named as it says."""
+    return devices.api_label(request.headers.get("X-Device"))
 
 
 def _deal_url(game_id: str, number: int) -> str:
@@ -54,6 +55,7 @@ def list_rulesets():
 
 
 @bp.post("/games")
+@ratelimits.creating
 def create_game():
     """Start a game; answer its document and its edit token."""
     body = json_body()
@@ -88,6 +90,7 @@ def list_deals(game_id: str):
 
 
 @bp.post("/games/<game_id>/deals")
+@ratelimits.changing
 def add_deal(game_id: str):
     """Store the next deal; answer its document."""
     game = game_or_404(game_id, deals=False)
@@ -107,6 +110,7 @@ def read_deal(game_id: str, number: str):
 
 
 @bp.put("/games/<game_id>/deals/<number>")
+@ratelimits.changing
 def correct_deal(game_id: str, number: str):
     """Correct a deal; every later deal and the outcome are worked out again."""
     game = game_or_404(game_id, deals=False)
@@ -119,6 +123,7 @@ def correct_deal(game_id: str, number: str):
 
 
 @bp.delete("/games/<game_id>/deals/<number>")
+@ratelimits.changing
 def undo_deal(game_id: str, number: str):
     """Undo the last deal."""
     game = game_or_404(game_id, deals=False)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, request, url_for
 
+from scorekeeper import ratelimits
 from scorekeeper.api.errors import (
     ApiError,
     json_body,
@@ -17,6 +18,7 @@ from scorekeeper.api.errors import (
 )
 from scorekeeper.store import exchange, games, stats, tables
 from scorekeeper.store.lookup import table_or_404
+from scorekeeper.web import params
 
 bp = Blueprint("api_tables", __name__, url_prefix="/api/v1/tables")
 register_handlers(bp)
@@ -29,22 +31,23 @@ def _require_table_token(table) -> None:
     require_bearer(lambda token: tables.check_table_token(table, token), "table")
 
 
-def _int_arg(name: str, default: int | None = None) -> int | None:
-    """Return a whole-number query argument, or answer 400 naming it."""
+def _int_arg(name: str, default: int | None, lo: int, hi: int) -> int | None:
+    """Return a whole-number query argument clamped to [lo, hi], or answer 400 naming it."""
     value = request.args.get(name)
     if value is None or value == "":
         return default
-    if not value.isdigit():
+    if not params.is_digits(value):
         raise ApiError(
             400,
             "bad_request",
             f"{name} must be a whole number.",
             {name: [f"{name} must be a whole number."]},
         )
-    return int(value)
+    return params.parse_int(value, default, lo, hi)
 
 
 @bp.post("")
+@ratelimits.creating
 def create_table():
     """Create a table; answer its document and its edit token."""
     body = json_body()
@@ -76,9 +79,9 @@ def list_games(table_id: str):
         raise ApiError(400, "bad_request", message, {"outcome": [message]})
     page = tables.archive(
         table,
-        page=_int_arg("page", 1) or 1,
-        per_page=min(max(_int_arg("per_page", tables.PER_PAGE) or 1, 1), 100),
-        player=_int_arg("player"),
+        page=_int_arg("page", 1, 1, params.MAX_ID) or 1,
+        per_page=_int_arg("per_page", tables.PER_PAGE, 1, 100) or tables.PER_PAGE,
+        player=_int_arg("player", None, 1, params.MAX_ID),
         ruleset=request.args.get("ruleset") or None,
         outcome=outcome,
     )
@@ -88,6 +91,7 @@ def list_games(table_id: str):
 
 
 @bp.post("/<table_id>/games")
+@ratelimits.creating
 def start_game(table_id: str):
     """Start a game at the table (body as POST /api/v1/games); answer it with its edit token."""
     table = table_or_404(table_id)

@@ -28,6 +28,7 @@ from scorekeeper.engine.game import (
     rulesets,
 )
 from scorekeeper.engine.messages import Message, english_and, msg, render
+from scorekeeper.engine.names import NameProblem, name_problem
 from scorekeeper.engine.results import (
     DealKind,
     DealResult,
@@ -59,6 +60,7 @@ __all__ = [
     "GameState",
     "HouseRule",
     "Message",
+    "NameProblem",
     "Outcome",
     "Rank",
     "Role",
@@ -80,6 +82,7 @@ __all__ = [
     "freeze",
     "get_ruleset",
     "msg",
+    "name_problem",
     "new_game",
     "parse_entry",
     "render",

@@ -1,7 +1,6 @@
 """Games as immutable state: set up, apply a deal, resume, correct, explain."""
 
 import json
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -9,6 +8,7 @@ from typing import Any
 from scorekeeper.engine.errors import CorrectionConflict, GameOver, RuleViolation, WrongType
 from scorekeeper.engine.frozen import FrozenMap, thaw
 from scorekeeper.engine.messages import Message, msg
+from scorekeeper.engine.names import NameProblem, name_problem
 from scorekeeper.engine.results import DealResult, Entry, Outcome
 from scorekeeper.engine.ruleset import GameConfig, Ruleset
 from scorekeeper.engine.rulesets import get_ruleset
@@ -94,7 +94,8 @@ def configure(
                 ),
             )
     for seat, name in enumerate(names):
-        if not 1 <= len(name) <= NAME_MAX:
+        wrong_name = name_problem(name, NAME_MAX)
+        if wrong_name is NameProblem.LENGTH:
             problem(
                 "players",
                 msg(
@@ -103,13 +104,18 @@ def configure(
                     max=NAME_MAX,
                 ),
             )
-        elif any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+        elif wrong_name is NameProblem.CONTROL:
             problem(
                 "players",
                 msg(
                     "The name in seat %(seat)s must be plain text, without control characters.",
                     seat=seat,
                 ),
+            )
+        elif wrong_name is NameProblem.INVISIBLE:
+            problem(
+                "players",
+                msg("The name in seat %(seat)s must have a character that shows.", seat=seat),
             )
     folded = [name.casefold() for name in names]
     for key in sorted({f for f in folded if folded.count(f) > 1}):

@@ -23,8 +23,9 @@ from sqlalchemy.orm import selectinload
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.store import records, tokens
+from scorekeeper.store import import_checks, records, tokens
 from scorekeeper.store.games import cache_state
+from scorekeeper.store.import_checks import ImportRefused
 from scorekeeper.store.models import CardTable, Change, Deal, Game, Player, TablePlayer
 from scorekeeper.store.tables import iso, name_key, new_table_object
 
@@ -32,10 +33,6 @@ FORMAT = "scorekeeper-export"
 BUNDLE = "scorekeeper-export-bundle"
 VERSION = 1
 ACTIONS = ("add", "correct", "undo")
-
-
-class ImportRefused(ValueError):
-    """The file cannot be imported; the message names the first bad record."""
 
 
 @dataclass
@@ -494,10 +491,7 @@ def load(text: str | bytes) -> Any:
     text = text.removeprefix("\ufeff")
     if text.startswith(",".join(CSV_BEFORE[:2]) + ","):
         return parse_csv(text)
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise ImportRefused(f"The file is neither a JSON nor a CSV export ({error}).") from None
+    return import_checks.load(text)
 
 
 def documents_of(document: Any) -> list[Any]:
@@ -527,12 +521,16 @@ def import_documents(
     documents: list[Any], *, keep_ids: bool = False, table: CardTable | None = None
 ) -> list[ImportResult]:
     """Import several export documents as one transaction: all of them or nothing."""
+    import_checks.check_documents(documents, None if table is None else _keys(table))
     try:
         results = []
         for index, document in enumerate(documents, start=1):
             prefix = f"Document {index}: " if len(documents) > 1 else ""
             try:
-                results.append(_stage(document, keep_ids, table))
+                # Nothing is written while the games are replayed and built, so the write
+                # lock (all of SQLite) is held only from the first flush to the commit.
+                with db.session.no_autoflush:
+                    results.append(_stage(document, keep_ids, table))
             except ImportRefused as error:
                 raise ImportRefused(prefix + str(error)) from None
         db.session.commit()
@@ -768,13 +766,9 @@ def _time(value: datetime | None) -> str | None:
 
 
 def _parse_time(value: Any, where: str) -> datetime | None:
-    """Return an ISO 8601 time from the file (None when absent), or refuse it."""
-    if value is None:
-        return None
-    try:
-        parsed = datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
-        parsed = None
-    if parsed is None:
-        raise ImportRefused(f"{where} must be a time written like 2026-11-30T18:00:00+00:00.")
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    """Return an ISO 8601 time from the file in UTC (None when absent), or refuse it."""
+    return import_checks.parse_time(value, where)
+
+
+def _keys(table: CardTable) -> set[str]:
+    return {p.key for p in table.players}

@@ -15,14 +15,14 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from sqlalchemy import inspect, select, update
+from sqlalchemy import func, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.store import records, tokens
+from scorekeeper.store import limits, records, tokens
 from scorekeeper.store.models import Change, Deal, Game, Player, utcnow
 
 T = TypeVar("T")
@@ -31,7 +31,7 @@ SETTINGS = ("ruleset", "players", "first_dealer", "target", "house_rules")
 """The settings a game is created with: `create_game`'s keyword arguments."""
 # How often a change is retried after another request changed the same game first.
 ATTEMPTS = 20
-# Game ids are URL-safe base64 (see _new_id); anything else names no game.
+# Game and table ids are URL-safe base64 (see _new_id); anything else names nothing.
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
@@ -49,6 +49,10 @@ class NumberConflict(Exception):
                 "someone may have entered it already."
             )
         super().__init__(message)
+
+
+class GameFull(Exception):
+    """The game holds as many deals, or as many logged changes, as one game may."""
 
 
 class NotLastDeal(Exception):
@@ -217,6 +221,11 @@ def add_deal(game: Game, raw: object, *, device: str | None = None) -> Deal:
         expected = state.deal_count + 1
         if entry.number is not None and entry.number != expected:
             raise NumberConflict(expected, entry.number)
+        if state.deal_count >= limits.DEALS_PER_GAME:
+            raise GameFull(
+                f"A game holds at most {limits.DEALS_PER_GAME} deals; start a new game to go on."
+            )
+        _check_change_room(game)
         new_state = engine.apply_deal(state, entry)
         result = new_state.last
         assert result is not None  # apply_deal always records the deal it applied
@@ -260,6 +269,7 @@ def correct_deal(game: Game, number: int, raw: object, *, device: str | None = N
             message = f"This correction is sent to deal {number} but says number {entry.number}."
             raise NumberConflict(number, entry.number, message)
         results = engine.correct_deal(config, [d.entry for d in deals], number, entry)
+        _check_change_room(game)
         _claim(game)
         now = utcnow()
         target = deals[number - 1]
@@ -402,6 +412,16 @@ def _log(
             device=_label(device),
         )
     )
+
+
+def _check_change_room(game: Game) -> None:
+    """Raise GameFull when the game's change log is full (one counting query)."""
+    count = db.session.scalar(select(func.count()).where(Change.game_id == game.id)) or 0
+    if count >= limits.CHANGES_PER_GAME:
+        raise GameFull(
+            f"A game keeps at most {limits.CHANGES_PER_GAME} changes in its log; "
+            "start a new game to go on."
+        )
 
 
 def _storable(text: str) -> bool:

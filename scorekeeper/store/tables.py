@@ -18,7 +18,7 @@ from sqlalchemy.orm import selectinload
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.store import games, records, tokens
+from scorekeeper.store import games, limits, records, tokens
 from scorekeeper.store.models import CardTable, DealSeat, DealSeatTag, Game, Player, TablePlayer
 
 TABLE_NAME_MAX = 80
@@ -26,6 +26,17 @@ PLAYER_NAME_MAX = 40
 PER_PAGE = 20
 ATTEMPTS = 5
 OUTCOMES = ("in_progress", "won", "shared", "drawn")
+
+
+TABLE_NAME_PROBLEMS = {
+    engine.NameProblem.LENGTH: f"Give the table a name of 1 to {TABLE_NAME_MAX} characters.",
+    engine.NameProblem.CONTROL: "The table's name must be plain text, without control characters.",
+    engine.NameProblem.INVISIBLE: "The table's name must have a character that shows.",
+}
+TOO_MANY_REGULARS = (
+    f"A table keeps at most {limits.REGULARS_PER_TABLE} regulars; "
+    "merge spellings of the same person to make room."
+)
 
 
 class MergeRefused(ValueError):
@@ -55,6 +66,19 @@ def iso(value: datetime) -> str:
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
     return value.astimezone(UTC).isoformat()
+
+
+def regular_name_problem(name: str) -> str | None:
+    """Return why a regular's name (already stripped) cannot be used, or None."""
+    shown = name[:20] + ("…" if len(name) > 20 else "")
+    match engine.name_problem(name, PLAYER_NAME_MAX):
+        case engine.NameProblem.LENGTH:
+            return f"{shown} is too long: names have at most {PLAYER_NAME_MAX} characters."
+        case engine.NameProblem.CONTROL:
+            return f"{shown!r} must be plain text, without control characters."
+        case engine.NameProblem.INVISIBLE:
+            return "A name must have a character that shows."
+    return None
 
 
 def name_key(name: str) -> str:
@@ -89,14 +113,16 @@ def new_table_object(name: object, players: object = None) -> tuple[CardTable, s
         raise engine.WrongType(wrong)
     problems: dict[str, list[str]] = {}
     name = name.strip()
-    if not 1 <= len(name) <= TABLE_NAME_MAX:
-        problems["name"] = [f"Give the table a name of 1 to {TABLE_NAME_MAX} characters."]
+    wrong_name = engine.name_problem(name, TABLE_NAME_MAX)
+    if wrong_name is not None:
+        problems["name"] = [TABLE_NAME_PROBLEMS[wrong_name]]
     names = [p.strip() for p in players or [] if p.strip()]
     for player in names:
-        if len(player) > PLAYER_NAME_MAX:
-            problems.setdefault("players", []).append(
-                f"{player[:20]}… is too long: names have at most {PLAYER_NAME_MAX} characters."
-            )
+        message = regular_name_problem(player)
+        if message is not None:
+            problems.setdefault("players", []).append(message)
+    if len({name_key(p) for p in names}) > limits.REGULARS_PER_TABLE:
+        problems.setdefault("players", []).append(TOO_MANY_REGULARS)
     if problems:
         raise engine.RuleViolation(problems)
     token = tokens.new_token()
@@ -113,6 +139,8 @@ def new_table_object(name: object, players: object = None) -> tuple[CardTable, s
 
 def get_table(table_id: str) -> CardTable | None:
     """Return the table with its regulars, or None."""
+    if not games.GAME_ID.fullmatch(table_id):
+        return None  # not an id we hand out (and PostgreSQL refuses NUL bytes outright)
     query = (
         select(CardTable).where(CardTable.id == table_id).options(selectinload(CardTable.players))
     )
@@ -121,6 +149,7 @@ def get_table(table_id: str) -> CardTable | None:
 
 def get_tables(table_ids: list[str]) -> list[CardTable]:
     """Return these tables in the order given (unknown ids skipped), in one query."""
+    table_ids = [t for t in table_ids if isinstance(t, str) and games.GAME_ID.fullmatch(t)]
     if not table_ids:
         return []
     found = {
@@ -190,7 +219,17 @@ def regulars(table: CardTable, counts: dict[int, dict[str, int]] | None = None) 
 
 
 def start_game(table: CardTable, **settings: Any) -> tuple[Game, str]:
-    """Create a game at the table (the engine checks the setup) and link its players."""
+    """Create a game at the table (the engine checks the setup) and link its players.
+
+    Refused (RuleViolation on ``players``) when its new names would take the table past
+    its limit of regulars.
+    """
+    names = settings.get("players")
+    if isinstance(names, list) and all(isinstance(n, str) for n in names):
+        known = {p.key for p in table.players}
+        new_names = {name_key(n) for n in names} - known
+        if new_names and len(known) + len(new_names) > limits.REGULARS_PER_TABLE:
+            raise engine.RuleViolation({"players": [TOO_MANY_REGULARS]})
     game, token = games.create_game(**settings)
     attach_game(table, game)
     return game, token

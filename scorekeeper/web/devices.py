@@ -5,6 +5,8 @@ for the change log in ``changes``.
 """
 
 WEB_PREFIX = "web:"
+API_PREFIX = "api:"
+API_LABEL = "api"
 SEPARATOR = " · "
 MAX_LENGTH = 80
 
@@ -48,6 +50,18 @@ def web_label(device_id, user_agent):
     return label[:MAX_LENGTH]
 
 
+def api_label(name):
+    """Return the label stored with a change made through the API, named by the client.
+
+    It always starts with "api", so an X-Device header can never pass for a browser's
+    edit session, whatever it says.
+    """
+    name = "".join(ch for ch in name or "" if ch.isprintable()).strip()
+    if not name:
+        return API_LABEL
+    return (API_PREFIX + name)[:MAX_LENGTH]
+
+
 def parse(label):
     """Split a stored label for display: ("web", family, short id), ("api", name) or None.
 
@@ -58,4 +72,5 @@ def parse(label):
     if label.startswith(WEB_PREFIX):
         device_id, _, family = label.removeprefix(WEB_PREFIX).partition(SEPARATOR)
         return ("web", family, device_id[:4])
-    return ("api", None if label == "api" else label[:40])
+    name = label.removeprefix(API_PREFIX)
+    return ("api", None if label == API_LABEL else name[:40])

@@ -5,12 +5,16 @@ handlers come before these app-wide ones, and its check before any view answers
 unknown addresses and methods under ``/api``, so these pages never reach an API client.
 """
 
-from flask import Blueprint, Flask, make_response, render_template
+from flask import Blueprint, Flask, current_app, make_response, render_template
 from flask_babel import gettext as _
+from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from scorekeeper import ratelimits
 from scorekeeper.extensions import db
+from scorekeeper.store import busy
 
 PAGES = {
     404: (
@@ -24,6 +28,10 @@ PAGES = {
     413: (
         lambda: _("Too large"),
         lambda: _("What was sent is larger than this page accepts."),
+    ),
+    429: (
+        lambda: _("Too many at once"),
+        lambda: _("Too many of these were sent from here. Wait a minute, then try again."),
     ),
     500: (
         lambda: _("Something went wrong"),
@@ -41,6 +49,7 @@ def init_app(app: Flask) -> None:
     blueprints' JSON handler.
     """
     app.register_error_handler(HTTPException, error_page)
+    app.register_error_handler(OperationalError, database_error)
 
 
 def register_game_errors(bp: Blueprint) -> None:
@@ -61,6 +70,29 @@ def error_page(error: HTTPException):
     response = render(title(), message(), status)
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         response.headers["Allow"] = ", ".join(sorted(error.valid_methods))
+    if isinstance(error, RateLimitExceeded):
+        response.headers["Retry-After"] = ratelimits.retry_after(error)
+    return response
+
+
+def database_error(error: OperationalError):
+    """Answer a busy database with 503 and Retry-After; any other failure as a 500 page."""
+    db.session.rollback()
+    if not busy.is_busy(error):
+        current_app.logger.error("Database error", exc_info=error)
+        title, message = PAGES[500]
+        return render(title(), message(), 500)
+    return busy_page()
+
+
+def busy_page():
+    """Return the 503 page of a busy database: nothing was saved, send it again."""
+    message = _(
+        "The score pad is busy with another change and nothing was saved. "
+        "Go back and send it again in a moment."
+    )
+    response = render(_("Busy, please resend"), message, 503)
+    response.headers["Retry-After"] = str(busy.RETRY_AFTER)
     return response
 
 

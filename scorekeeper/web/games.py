@@ -13,9 +13,10 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from sqlalchemy.exc import OperationalError
 
-from scorekeeper import engine
-from scorekeeper.store import exchange, games, tables
+from scorekeeper import engine, ratelimits
+from scorekeeper.store import busy, exchange, games, limits, tables
 from scorekeeper.store.lookup import deal_or_404, game_or_404
 from scorekeeper.web import charts, errors, keyring, sheets
 from scorekeeper.web.forms import ConfirmForm, chosen_ruleset, deal_form, new_game_form
@@ -47,6 +48,7 @@ def home():
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
+@ratelimits.creating
 def new():
     """Show the new-game form; on a valid post create the game and give this browser edit rights.
 
@@ -92,6 +94,7 @@ def show(game_id):
 
 
 @bp.post("/games/<game_id>/deals")
+@ratelimits.changing
 def add_deal(game_id):
     """Save the next deal; a refused one comes back with its messages and the entries kept."""
     game = game_or_404(game_id)
@@ -116,6 +119,15 @@ def add_deal(game_id):
         except engine.GameOver as exc:
             form.add_rule_errors({None: [exc.message]})
             status = 409
+        except games.GameFull:
+            form.add_rule_errors({None: [_game_full_message()]})
+            status = 409
+        except OperationalError as exc:
+            if not busy.is_busy(exc):
+                raise
+            form.add_rule_errors({None: [_busy_message()]})
+            status = 503
+            game = game_or_404(game_id)
         except engine.RuleViolation as exc:
             form.add_rule_errors(exc.problems)
         else:
@@ -123,10 +135,14 @@ def add_deal(game_id):
             if not wants_fragment():
                 return redirect(url_for("games.show", game_id=game.id), 303)
             return _render_game(game)
-    return _render_game(game, form=form, status=status)
+    response = _render_game(game, form=form, status=status)
+    if status == 503:
+        response.headers["Retry-After"] = str(busy.RETRY_AFTER)
+    return response
 
 
 @bp.route("/games/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
+@ratelimits.changing
 def correct(game_id, number):
     """Correct a deal; every later score and the outcome are worked out again."""
     game = game_or_404(game_id)
@@ -151,6 +167,16 @@ def correct(game_id, number):
         except (engine.CorrectionConflict, games.NumberConflict) as exc:
             form.add_rule_errors({None: [getattr(exc, "message", str(exc))]})
             status = 409
+        except games.GameFull:
+            form.add_rule_errors({None: [_game_full_message()]})
+            status = 409
+        except OperationalError as exc:
+            if not busy.is_busy(exc):
+                raise
+            form.add_rule_errors({None: [_busy_message()]})
+            status = 503
+            game = game_or_404(game_id)
+            deal = deal_or_404(game, number)
         except engine.RuleViolation as exc:
             form.add_rule_errors(exc.problems)
         else:
@@ -159,13 +185,16 @@ def correct(game_id, number):
     else:
         status = 422
     context = game_context(game)
+    headers = {"Retry-After": str(busy.RETRY_AFTER)} if status == 503 else {}
     return (
         render_template("games/correct.html", form=form, deal=deal.result, **context),
         status,
+        headers,
     )
 
 
 @bp.post("/games/<game_id>/deals/<int:number>/undo")
+@ratelimits.changing
 def undo(game_id, number):
     """Take back the last deal (the page asked for confirmation first)."""
     game = game_or_404(game_id)
@@ -275,6 +304,41 @@ def _summary(game):
 
 def _dealer_name(game):
     return game.players[game.next_dealer].name
+
+
+def _entry_of(form):
+    """Return the form's entry, or None (with a message) when a choice is not a number.
+
+    A tampered form can send an empty or foreign value for a seat, a bid or a call that
+    the form's choices let through; it names no entry, so the page asks for a reload.
+    """
+    try:
+        return form.to_entry()
+    except ValueError:
+        message = _(
+            "This form holds a value it does not offer. Reload the page and enter it again."
+        )
+        form.add_rule_errors({None: [message]})
+        return None
+
+
+def _bad_number_message():
+    return _("This form's deal number is not a whole number. Reload the page and enter it again.")
+
+
+def _game_full_message():
+    return _(
+        "This game holds as many deals and corrections as a game may (%(n)s deals). "
+        "Start a new game to go on.",
+        n=limits.DEALS_PER_GAME,
+    )
+
+
+def _busy_message():
+    return _(
+        "The score pad was busy with another change, so this deal was not saved. "
+        "Your entry is kept: save it again."
+    )
 
 
 def _saved_message(deal):

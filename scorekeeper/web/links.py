@@ -39,14 +39,22 @@ def qr_svg(url, title):
 
 
 def public_base_url():
-    """Return the scheme and host phones should use: PUBLIC_URL, else the address asked for.
+    """Return the scheme and host phones should use in share links.
 
-    A loopback host is replaced by this machine's address on the local network, port kept.
+    PUBLIC_URL when set; else the address asked for when TRUSTED_HOSTS vouches for it
+    (Flask refuses any other Host then). Without either, the Host header is anyone's to
+    write, so only this machine's own address is used: a loopback or unknown host is
+    replaced by its address on the local network, port kept.
     """
     configured = current_app.config.get("PUBLIC_URL")
     if configured:
         return configured.rstrip("/")
     parts = urlsplit(request.host_url)
+    trusted = bool(current_app.config.get("TRUSTED_HOSTS"))
+    if not trusted and not is_loopback(request.host):
+        address = lan_address() or "localhost"
+        netloc = address + (f":{parts.port}" if parts.port else "")
+        return urlunsplit(parts._replace(netloc=netloc)).rstrip("/")
     if is_loopback(request.host):
         address = lan_address()
         if address:

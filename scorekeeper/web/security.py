@@ -1,7 +1,10 @@
 """Security headers for every response: a strict CSP and no-sniff, no-referrer, no framing."""
 
-from flask import current_app
+from flask import current_app, request
 
+from scorekeeper import bodies
+
+HSTS_SECONDS = 365 * 24 * 3600
 HTMX_VERSION = "2.0.11"
 HTMX_FILE = f"htmx-{HTMX_VERSION}.min.js"
 HTMX_CDN_URL = f"https://cdn.jsdelivr.net/npm/htmx.org@{HTMX_VERSION}/dist/htmx.min.js"
@@ -10,7 +13,9 @@ HTMX_INTEGRITY = "sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GB
 
 
 def init_app(app):
-    """Add the security headers to every response and expose the htmx source to templates."""
+    """Add the security headers to every response, refuse oversized page bodies (the API
+    refuses its own), and expose the htmx source to templates."""
+    app.before_request(_check_page_body)
     app.after_request(_add_headers)
     app.context_processor(_htmx_context)
 
@@ -34,6 +39,12 @@ def content_security_policy(local_only):
     )
 
 
+def _check_page_body():
+    """Refuse a page's body over its limit with 413, even one sent without a length."""
+    if not request.path.startswith("/api/"):
+        bodies.refuse_oversized_body()
+
+
 def _add_headers(response):
     """Set the headers without overriding any a view chose itself."""
     headers = response.headers
@@ -42,6 +53,9 @@ def _add_headers(response):
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("Referrer-Policy", "no-referrer")
     headers.setdefault("X-Frame-Options", "DENY")
+    if current_app.config.get("PREFERRED_URL_SCHEME") == "https":
+        # Served over HTTPS: browsers keep to it for a year, even when a link says http.
+        headers.setdefault("Strict-Transport-Security", f"max-age={HSTS_SECONDS}")
     return response
 
 

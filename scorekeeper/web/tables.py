@@ -11,13 +11,13 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
-from flask_babel import ngettext
+from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper import engine
+from scorekeeper import bodies, engine, ratelimits
 from scorekeeper.extensions import csrf
-from scorekeeper.store import exchange, stats, tables
+from scorekeeper.store import exchange, import_checks, limits, stats, tables
 from scorekeeper.store.lookup import table_or_404
-from scorekeeper.web import keyring, links
+from scorekeeper.web import keyring, links, params
 from scorekeeper.web.forms import (
     ConfirmForm,
     ImportForm,
@@ -31,8 +31,11 @@ from scorekeeper.web.htmx import render
 
 bp = Blueprint("tables", __name__)
 
-# An export file may be far larger than the 64 KiB any other request may send.
-IMPORT_LIMIT = 16 * 1024 * 1024
+# An export file may be larger than the 64 KiB any other request may send, but no larger
+# than an import that finishes well inside a worker's timeout.
+IMPORT_LIMIT = limits.IMPORT_BYTES
+# How many regulars the table page lists at a time.
+REGULARS_PER_PAGE = 50
 
 
 def _require_edit(table):
@@ -54,6 +57,7 @@ def index():
 
 
 @bp.route("/tables/new", methods=["GET", "POST"])
+@ratelimits.creating
 def new():
     """Create a table; this browser may then start games there."""
     form = TableForm()
@@ -76,6 +80,8 @@ def new():
 
 @bp.route("/tables/import", methods=["GET", "POST"])
 @csrf.exempt  # the form checks its own CSRF token, after the larger body limit is set
+@bodies.allow_body(IMPORT_LIMIT)
+@ratelimits.creating
 def import_table():
     """Import an export file as a new table; every deal is checked by the rules first."""
     return _import(None)
@@ -83,6 +89,8 @@ def import_table():
 
 @bp.route("/tables/<table_id>/import", methods=["GET", "POST"])
 @csrf.exempt  # as above
+@bodies.allow_body(IMPORT_LIMIT)
+@ratelimits.creating
 def import_games(table_id):
     """Import an export file's games into this table (edit rights)."""
     table = table_or_404(table_id)
@@ -93,10 +101,21 @@ def import_games(table_id):
 def _import(table):
     """Check and store an uploaded export file, or show why it was refused."""
     request.max_content_length = IMPORT_LIMIT
-    form = ImportForm()
+    try:
+        form = ImportForm()
+    except RequestEntityTooLarge:
+        form = ImportForm(formdata=None)
+        message = _(
+            "Nothing was imported: the file is larger than %(n)s MiB. Split it into several files.",
+            n=IMPORT_LIMIT // (1024 * 1024),
+        )
+        form.add_rule_errors({"file": [message]})
+        page = render_template("tables/import.html", form=form, table=table)
+        return page, 413, {"Connection": "close"}
     if form.validate_on_submit():
         try:
             document = exchange.load(form.file.data.read())
+            import_checks.check_sizes(exchange.documents_of(document))
             if table is None and isinstance(document, dict) and document.get("table") is None:
                 if not (form.name.data or "").strip():
                     raise exchange.ImportRefused(
@@ -107,18 +126,7 @@ def _import(table):
         except exchange.ImportRefused as error:
             form.add_rule_errors({"file": [_("Nothing was imported. %(why)s", why=str(error))]})
         else:
-            target = result.table
-            if result.table_token:
-                keyring.grant(keyring.TABLE_TOKENS, target.id, result.table_token)
-            keyring.remember(keyring.RECENT_TABLES, target.id)
-            flash(
-                ngettext(
-                    "Imported %(num)s game, every deal checked.",
-                    "Imported %(num)s games, every deal checked.",
-                    len(result.games),
-                )
-            )
-            return redirect(url_for("tables.show", table_id=target.id), 303)
+            return _imported(result)
     status = 422 if form.is_submitted() else 200
     return render_template("tables/import.html", form=form, table=table), status
 
@@ -130,6 +138,9 @@ def show(table_id):
     keyring.remember(keyring.RECENT_TABLES, table.id)
     counts = tables.player_counts(table)
     regulars = tables.regulars(table, counts)
+    regular_pages = max(1, -(-len(regulars) // REGULARS_PER_PAGE))
+    regular_page = params.int_arg("players_page", 1, 1, regular_pages) or 1
+    shown = regulars[(regular_page - 1) * REGULARS_PER_PAGE : regular_page * REGULARS_PER_PAGE]
     filters = _filters(table)
     page = tables.archive(table, **filters)
     editable = keyring.can_edit(keyring.TABLE_TOKENS, table)
@@ -142,7 +153,12 @@ def show(table_id):
     return render_template(
         "tables/show.html",
         table=table,
-        regulars=regulars,
+        regulars=shown,
+        regular_page=regular_page,
+        regular_pages=regular_pages,
+        regulars_url=lambda n: url_for(
+            "tables.show", table_id=table.id, players_page=n, _anchor="players"
+        ),
         counts=counts,
         page=page,
         filters=filters,
@@ -183,6 +199,7 @@ def rotate(table_id):
 
 
 @bp.route("/tables/<table_id>/games/new", methods=["GET", "POST"])
+@ratelimits.creating
 def new_game(table_id):
     """Start a game at the table, its regulars offered by name."""
     table = table_or_404(table_id)
@@ -312,14 +329,45 @@ def export_csv(table_id):
 # --- helpers ---------------------------------------------------------------------------------
 
 
+def _imported(result):
+    """Grant this browser the edit links of what it imported, and show them, once.
+
+    The page answers the POST itself (no redirect): the links of a large import do not
+    fit in the session cookie, and they must not be kept anywhere else.
+    """
+    target = result.table
+    base = links.public_base_url()
+    table_url = None
+    if result.table_token:
+        keyring.grant(keyring.TABLE_TOKENS, target.id, result.table_token)
+        table_url = base + url_for("tables.join", table_id=target.id, token=result.table_token)
+    keyring.remember(keyring.RECENT_TABLES, target.id)
+    edit_links = []
+    # The keyring keeps the newest tokens: grant games still in progress last, so they stay.
+    for game in sorted(result.games, key=lambda game: game.status == "in_progress"):
+        token = result.game_tokens.get(game.id)
+        if token is None:
+            continue  # restored with the file's own token: its old links still work
+        keyring.grant(keyring.GAME_TOKENS, game.id, token)
+        edit_links.append((game, base + url_for("sharing.join", game_id=game.id, token=token)))
+    g.carries_token = True
+    return render_template(
+        "tables/imported.html",
+        table=target,
+        table_url=table_url,
+        edit_links=edit_links,
+        count=len(result.games),
+    )
+
+
 def _filters(table):
     """Return the archive's filters and page from the query string, unknown values dropped."""
     args = request.args
-    player = args.get("player", type=int)
+    player = params.int_arg("player", None, 1, params.MAX_ID)
     ruleset = args.get("ruleset") or None
     outcome = args.get("outcome") or None
     return {
-        "page": max(1, args.get("page", 1, type=int)),
+        "page": params.int_arg("page", 1, 1, params.MAX_ID),
         "player": player if player in {p.id for p in table.players} else None,
         "ruleset": ruleset if ruleset in {r.id for r in engine.rulesets()} else None,
         "outcome": outcome if outcome in tables.OUTCOMES else None,

@@ -46,6 +46,7 @@ def live_app(tmp_path_factory):
             "SECRET_KEY": "browser-test-secret",
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
             "HTMX_LOCAL_ONLY": True,
+            "RATELIMIT_ENABLED": False,
         }
     )
     with app.app_context():

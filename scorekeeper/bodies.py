@@ -1,0 +1,41 @@
+"""Request bodies over the size limit: refused with 413, never cut short and used.
+
+A body sent without a length (chunked) is read only up to the limit by Werkzeug, which
+then stops without an error: the form would be parsed from what arrived. Reading one byte
+more tells a body that fits from one that was too large.
+"""
+
+from flask import abort, current_app, request
+
+
+def chunked_too_large(limit: int | None) -> bool:
+    """Return whether a body without Content-Length is larger than `limit`; reads it once."""
+    if limit is None or request.content_length is not None:
+        return False
+    if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
+        return False
+    data = request.get_data(cache=True)
+    if len(data) < limit:
+        return False
+    stream = request.environ.get("wsgi.input")
+    return stream is not None and bool(stream.read(1))
+
+
+def allow_body(limit: int):
+    """Let a view take bodies up to `limit` bytes instead of the app's MAX_CONTENT_LENGTH."""
+
+    def decorate(view):
+        view.body_limit = limit
+        return view
+
+    return decorate
+
+
+def refuse_oversized_body():
+    """Answer 413 for a body over its view's limit, before any view reads it (pages only)."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    limit = getattr(view, "body_limit", None)
+    if limit is not None:
+        request.max_content_length = limit
+    if chunked_too_large(request.max_content_length):
+        abort(413)

@@ -1,0 +1,106 @@
+"""Slow or stalled clients cannot hold the server: gunicorn as gunicorn.conf.py sets it up.
+
+Finding 3 of the hardening issue: two sockets that send a request head and one byte of
+body held both sync workers for 30 s. With threaded workers they hold two threads.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.test_concurrency import ROOT, Server, free_port
+
+ANSWER_WITHIN = 3.0  # seconds; a stalled worker would hold for the whole 30 s timeout
+
+
+@pytest.fixture(scope="module")
+def served(database: str) -> Iterator[Server]:
+    """Serve the app exactly as the Procfile does (gunicorn.conf.py), on the test database."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database,
+        "FLASK_SECRET_KEY": "slow-client-test-secret",
+        "FLASK_RATELIMIT_ENABLED": "false",
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--config",
+        "gunicorn.conf.py",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "scorekeeper:create_app()",
+    ]
+    with tempfile.TemporaryDirectory(prefix="sk_test_gunicorn_") as folder:
+        log = Path(folder) / "gunicorn.log"
+        with log.open("wb") as output:
+            process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
+        try:
+            server = Server(port)
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    if server.request("GET", "/api/v1/rulesets")[0] == 200:
+                        break
+                except OSError:
+                    pass
+                if process.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"gunicorn did not start:\n{log.read_text()[-3000:]}")
+                time.sleep(0.1)
+            yield server
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+
+
+def stalled_client(port: int) -> socket.socket:
+    """Open a connection that sends a request head and one byte of its body, then waits."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    sock.sendall(
+        b"POST /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+    )
+    return sock
+
+
+def test_two_stalled_bodies_do_not_stop_a_third_client(served):
+    stalled = [stalled_client(served.port) for _ in range(2)]
+    try:
+        time.sleep(0.5)  # let the workers pick the stalled requests up
+        started = time.monotonic()
+        status, rulesets = served.request("GET", "/api/v1/rulesets")
+        waited = time.monotonic() - started
+        assert status == 200 and rulesets
+        assert waited < ANSWER_WITHIN, f"the third client waited {waited:.1f} s"
+        game = served.create()
+        assert game["edit_token"]
+    finally:
+        for sock in stalled:
+            sock.close()
+
+
+def test_procfile_and_make_serve_use_the_same_gunicorn_settings():
+    procfile = (ROOT / "Procfile").read_text()
+    makefile = (ROOT / "Makefile").read_text()
+    assert "--config gunicorn.conf.py" in procfile
+    assert "--config gunicorn.conf.py" in makefile
+    settings: dict = {}
+    exec((ROOT / "gunicorn.conf.py").read_text(), settings)
+    assert settings["worker_class"] == "gthread" and settings["threads"] >= 4
+    assert settings["timeout"] <= 60
