@@ -416,5 +416,5 @@ def test_a_deal_number_that_is_not_plain_digits_is_refused(client):
     for number in ("\u0661", "1 ", "+1", "\u00b9"):  # Arabic-Indic 1, a space, a sign, ¹
         refused = client.post(f"{url}/deals", data={**data, "number": number})
         assert refused.status_code == 422, number
-        assert "not a number" in refused.text
+        assert "not a whole number" in refused.text
     assert api_game(client, url)["deals"] == []

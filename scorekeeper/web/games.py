@@ -18,7 +18,7 @@ from sqlalchemy.exc import OperationalError
 from scorekeeper import engine, ratelimits
 from scorekeeper.store import busy, exchange, games, limits, tables
 from scorekeeper.store.lookup import deal_or_404, game_or_404
-from scorekeeper.web import charts, errors, keyring, sheets
+from scorekeeper.web import charts, errors, keyring, params, sheets
 from scorekeeper.web.forms import ConfirmForm, chosen_ruleset, deal_form, new_game_form
 from scorekeeper.web.game_page import DECIDED_LABELS, game_context
 from scorekeeper.web.htmx import render, wants_fragment
@@ -101,8 +101,10 @@ def add_deal(game_id):
     _require_edit(game)
     form = _deal_form(game)
     status = 422
-    if form.validate_on_submit():
-        entry = form.to_entry(flag=form.flag_posted(request.form))
+    if not params.is_digits(request.form.get("number") or "0"):
+        form.number.data = ""
+        form.add_rule_errors({None: [_bad_number_message()]})
+    elif form.validate_on_submit() and (entry := _entry_of(form)) is not None:
         try:
             deal = games.add_deal(game, entry, device=keyring.device())
         except games.NumberConflict as exc:
@@ -157,8 +159,12 @@ def correct(game_id, number):
     status = 200
     if request.method == "GET":
         form.fill_from(deal.entry or {})
-    elif form.validate_on_submit():
-        entry = {**form.to_entry(flag=form.flag_posted(request.form)), "number": number}
+    elif not params.is_digits(request.form.get("number") or "0"):
+        form.number.data = ""
+        form.add_rule_errors({None: [_bad_number_message()]})
+        status = 422
+    elif form.validate_on_submit() and (entry := _entry_of(form)) is not None:
+        entry = {**entry, "number": number}
         status = 422
         try:
             games.correct_deal(game, number, entry, device=keyring.device())
@@ -313,7 +319,7 @@ def _entry_of(form):
     the form's choices let through; it names no entry, so the page asks for a reload.
     """
     try:
-        return form.to_entry()
+        return form.to_entry(flag=form.flag_posted(request.form))
     except ValueError:
         message = _(
             "This form holds a value it does not offer. Reload the page and enter it again."
