@@ -1,5 +1,7 @@
 """Extension objects, created unbound and bound to the app in the factory."""
 
+from typing import TYPE_CHECKING
+
 from flask_babel import Babel
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -14,6 +16,12 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+if TYPE_CHECKING:
+    Model = Base
+    """What models derive from: Flask-SQLAlchemy's ``db.Model``, typed as its base."""
+else:
+    Model = db.Model
 migrate = Migrate()
 csrf = CSRFProtect()
 babel = Babel()

@@ -121,7 +121,7 @@ class _RuleErrors:
     """Keep the engine's messages beside WTForms' own, keyed like the engine's fields."""
 
     # Engine fields shown by a control of their own that is not a form field of that name.
-    shown_elsewhere = frozenset()
+    shown_elsewhere: frozenset[str] = frozenset()
 
     def add_rule_errors(self, problems):
         """Add a RuleViolation's problems; any field without a control goes to the top."""
