@@ -25,7 +25,7 @@ from scorekeeper.extensions import db
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed"]
 DEALS = 300
 WINDOW = 10
-MAX_RATIO = 2.0
+MAX_RATIO = 1.5
 
 
 def entry(number: int) -> dict:

@@ -5,7 +5,7 @@ from pathlib import Path
 from flask import Flask
 
 from scorekeeper import config
-from scorekeeper.extensions import babel, csrf, db, migrate
+from scorekeeper.extensions import babel, cache, compress, csrf, db, migrate
 
 
 def create_app(test_config=None):
@@ -23,6 +23,7 @@ def create_app(test_config=None):
         app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = config.instance_secret(app)
+    app.config["CACHE_TYPE"] = config.cache_type(app)
     if app.config["PREFERRED_URL_SCHEME"] == "https":
         app.config["SESSION_COOKIE_SECURE"] = True
 
@@ -48,6 +49,8 @@ def register_extensions(app):
     migrate.init_app(app, db, directory=str(Path(app.root_path).parent / "migrations"))
     csrf.init_app(app)
     babel.init_app(app, locale_selector=i18n.select_locale)
+    cache.init_app(app)
+    compress.init_app(app)
 
 
 def register_blueprints(app):

@@ -22,6 +22,15 @@ DEFAULTS = {
     "BEHIND_PROXY": False,
     "BABEL_DEFAULT_LOCALE": "en",
     "BABEL_TRANSLATION_DIRECTORIES": str(Path(__file__).parent / "translations"),
+    # Rendered pages and documents, keyed by the game's version (scorekeeper/web/cache.py):
+    # in each worker's memory, or in Redis when FLASK_CACHE_REDIS_URL is set.
+    "CACHE_TYPE": "SimpleCache",
+    "CACHE_DEFAULT_TIMEOUT": 600,
+    "CACHE_THRESHOLD": 2000,
+    # Only what is worth it: a cheap compression level, nothing under 500 bytes.
+    "COMPRESS_ALGORITHM": ["br", "gzip"],
+    "COMPRESS_LEVEL": 5,
+    "COMPRESS_BR_LEVEL": 4,
 }
 """Every setting's default; ``FLASK_``-prefixed environment variables override them."""
 
@@ -36,6 +45,13 @@ def database_url(app: Flask) -> str:
     elif url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     return url
+
+
+def cache_type(app: Flask) -> str:
+    """Return the cache's kind: Redis when an address is given, shared by every instance."""
+    if app.config.get("CACHE_REDIS_URL"):
+        return "RedisCache"
+    return app.config["CACHE_TYPE"]
 
 
 def instance_secret(app: Flask) -> str:

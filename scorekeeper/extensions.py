@@ -1,6 +1,8 @@
 """Extension objects, created unbound and bound to the app in the factory."""
 
 from flask_babel import Babel
+from flask_caching import Cache
+from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
@@ -15,3 +17,5 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
 babel = Babel()
+cache = Cache()
+compress = Compress()

@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 from scorekeeper import engine
 from scorekeeper.store import exchange, games, tables
 from scorekeeper.store.lookup import deal_or_404, game_or_404
-from scorekeeper.web import charts, errors, keyring
+from scorekeeper.web import cache, charts, errors, keyring
 from scorekeeper.web.forms import ConfirmForm, chosen_ruleset, deal_form, new_game_form
 from scorekeeper.web.game_page import DECIDED_LABELS, game_context
 from scorekeeper.web.htmx import render, wants_fragment
@@ -86,9 +86,10 @@ def new():
 @bp.get("/games/<game_id>")
 def show(game_id):
     """Show the scoreboard, the deal entry form (with edit rights) and the history."""
-    game = game_or_404(game_id)
-    keyring.remember(keyring.RECENT_GAMES, game.id)
-    return _render_game(game)
+    version, can_edit = cache.version_and_rights(game_id)
+    keyring.remember(keyring.RECENT_GAMES, game_id)
+    key = cache.key("game", game_id, version, can_edit)
+    return cache.page(key, lambda: _render_game(game_or_404(game_id)))
 
 
 @bp.post("/games/<game_id>/deals")
