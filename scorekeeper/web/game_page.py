@@ -14,7 +14,7 @@ from scorekeeper import engine
 from scorekeeper.engine import DealKind, FieldKind, Role, SideKind
 from scorekeeper.store import games
 from scorekeeper.web import keyring
-from scorekeeper.web.forms import SUIT_NAMES, ConfirmForm, Words, scoring_sides
+from scorekeeper.web.forms import SUIT_NAMES, ConfirmForm, Words, deal_form, scoring_sides
 
 OUTCOME_LABELS = {
     "in_progress": lambda: _("In progress"),
@@ -72,6 +72,7 @@ def game_context(game):
         "history": history(config, shown),
         "bidder_names": [players[s] for s in (last["bidders"] or ())] if last else [],
         "winner_names": winner_sides,
+        "open_tie": [label for label, seats in sides if set(seats) & set(state.outcome.open_tie)],
         "team_game": config.ruleset.side_kind == SideKind.TEAMS,
         "finished": doc["status"] != "in_progress",
         "can_edit": keyring.can_edit(keyring.GAME_TOKENS, game),
@@ -80,6 +81,15 @@ def game_context(game):
         "changes": changes,
         "changes_total": changes_total,
     }
+
+
+def next_deal_form(context, *, fresh=True):
+    """Return the empty form for the game's next deal, or None when this browser enters none."""
+    if not context["can_edit"] or context["finished"]:
+        return None
+    game = context["game"]
+    number = len(game["deals"]) + 1
+    return deal_form(context["config"], game["next_dealer"], number=number, fresh=fresh)
 
 
 def scoreboard(config, doc, last):

@@ -7,6 +7,7 @@ from flask import (
     Blueprint,
     abort,
     flash,
+    make_response,
     redirect,
     render_template,
     request,
@@ -17,9 +18,15 @@ from flask_babel import gettext as _
 from scorekeeper import engine
 from scorekeeper.store import exchange, games, tables
 from scorekeeper.store.lookup import deal_or_404, game_or_404
-from scorekeeper.web import cache, charts, errors, keyring
-from scorekeeper.web.forms import ConfirmForm, chosen_ruleset, deal_form, new_game_form
-from scorekeeper.web.game_page import DECIDED_LABELS, game_context
+from scorekeeper.web import cache, charts, errors, i18n, keyring
+from scorekeeper.web.forms import (
+    ConfirmForm,
+    chosen_ruleset,
+    deal_form,
+    new_game_form,
+    scoring_sides,
+)
+from scorekeeper.web.game_page import DECIDED_LABELS, game_context, next_deal_form
 from scorekeeper.web.htmx import render, wants_fragment
 
 bp = Blueprint("games", __name__)
@@ -115,8 +122,11 @@ def add_deal(game_id):
             game = game_or_404(game_id)
             form = _deal_form(game, form=form)
         except engine.GameOver as exc:
-            form.add_rule_errors({None: [exc.message]})
+            # Another phone ended the game: say so, and keep what was tapped in view.
+            kept = _("Nothing was saved; your choices are kept below.")
+            form.add_rule_errors({None: [*exc.problems.get(None, ()), kept]})
             status = 409
+            game = game_or_404(game_id)
         except engine.RuleViolation as exc:
             form.add_rule_errors(exc.problems)
         else:
@@ -125,6 +135,46 @@ def add_deal(game_id):
                 return redirect(url_for("games.show", game_id=game.id), 303)
             return _render_game(game)
     return _render_game(game, form=form, status=status)
+
+
+@bp.post("/games/<game_id>/preview")
+def preview(game_id):
+    """Say what the deal being entered would score, worked out by the engine and not stored.
+
+    The deal form asks for it (htmx) as its choices change; nothing is saved, and what the
+    engine would refuse is listed quietly (the entry may simply not be finished yet).
+    """
+    game = game_or_404(game_id)
+    _require_edit(game)
+    form = _deal_form(game)
+    state = games.game_state(game)
+    context = {"result": None, "problems": [], "sides": [], "why": ()}
+    well_formed = form.validate_on_submit()
+    entry = form.to_entry()
+    entry.pop("number", None)
+    if not well_formed:
+        context["problems"] = form.errors_for(None, *(f.name for f in form.described))
+    elif len(entry) > 0:
+        try:
+            after = engine.apply_deal(state, engine.parse_entry(state.config, entry))
+        except engine.RuleViolation as exc:
+            context["problems"] = [i18n.translate(m) for ms in exc.problems.values() for m in ms]
+        else:
+            result = after.last
+            context["result"] = result
+            context["why"] = engine.explain_deal(state.config, result)
+            context["sides"] = [
+                (
+                    label,
+                    result.deltas[seats[0]],
+                    result.scores[seats[0]],
+                    bool(set(seats) & set(result.bidders or ())),
+                )
+                for label, seats in scoring_sides(state.config)
+            ]
+    response = make_response(render_template("games/_preview.html", **context))
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.route("/games/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
@@ -188,6 +238,36 @@ def undo(game_id, number):
     return _render_game(game, status=status)
 
 
+@bp.post("/games/<game_id>/rematch")
+def rematch(game_id):
+    """Start the next game: same players in the same seats, rules, target and table.
+
+    The seat after the last dealer deals first. Whoever may edit this game may start its
+    rematch, at its table too: they already enter that table's results through this game.
+    """
+    game = game_or_404(game_id, deals=False)
+    _require_edit(game)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    config = games.game_config(game)
+    setup = {
+        "ruleset": config.ruleset.id,
+        "players": list(config.players),
+        "first_dealer": game.next_dealer,
+        "target": config.target,
+        "house_rules": dict(config.house_rules),
+    }
+    table = tables.get_table(game.table_id) if game.table_id else None
+    if table is not None:
+        new_game, token = tables.start_game(table, **setup)
+    else:
+        new_game, token = games.create_game(**setup)
+    keyring.grant(keyring.GAME_TOKENS, new_game.id, token)
+    keyring.remember(keyring.RECENT_GAMES, new_game.id)
+    flash(_("Rematch started. %(name)s deals first.", name=_dealer_name(new_game)))
+    return redirect(url_for("games.show", game_id=new_game.id), 303)
+
+
 @bp.get("/games/<game_id>/sheet")
 def sheet(game_id):
     """Show a game's score sheet: the deal-by-deal table and the chart, made to print."""
@@ -246,13 +326,8 @@ def _deal_form(game, form=None):
 def _render_game(game, form=None, status=200):
     """Render the game page, or its live part for htmx."""
     context = game_context(game)
-    if form is None and context["can_edit"] and not context["finished"]:
-        form = deal_form(
-            context["config"],
-            game.next_dealer,
-            number=len(game.deals) + 1,
-            fresh=request.method != "GET",
-        )
+    if form is None:
+        form = next_deal_form(context, fresh=request.method != "GET")
     return render("games/show.html", "games/_game.html", status, form=form, **context)
 
 

@@ -24,7 +24,13 @@ from werkzeug.http import quote_etag
 
 from scorekeeper.store.lookup import game_or_404
 from scorekeeper.web import cache, errors
-from scorekeeper.web.game_page import EARLIER_DEALS, RECENT_DEALS, game_context, history
+from scorekeeper.web.game_page import (
+    EARLIER_DEALS,
+    RECENT_DEALS,
+    game_context,
+    history,
+    next_deal_form,
+)
 from scorekeeper.web.htmx import render, wants_fragment
 
 bp = Blueprint("live", __name__)
@@ -48,7 +54,8 @@ def poll(game_id):
 
     def render_live():
         context = game_context(game_or_404(game_id))
-        page = render_template("games/_live.html", revoked=revoked, **context)
+        form = next_deal_form(context)
+        page = render_template("games/_live.html", revoked=revoked, form=form, **context)
         return _live_headers(make_response(page), live_etag(context["version"], can_edit))
 
     return cache.page(cache.key("live", game_id, version, can_edit, revoked), render_live)
