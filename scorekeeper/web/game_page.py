@@ -63,12 +63,14 @@ def game_context(game):
         "game": doc,
         "config": config,
         "ruleset": config.ruleset,
+        "suit_names": SUIT_NAMES,
         "outcome": state.outcome,
         "players": players,
         "why": Explanations(config, doc["deals"]),
         "last": last,
         "last_kind": None if last_result is None else str(last_result.kind),
         "board": scoreboard(config, doc, last_result),
+        "contract": None if last_result is None else contract(config, last_result),
         "history": history(config, shown),
         "bidder_names": [players[s] for s in (last["bidders"] or ())] if last else [],
         "winner_names": winner_sides,
@@ -125,9 +127,52 @@ def scoreboard(config, doc, last):
                 "bidding": bool(bidding & set(seats)),
                 "winner": bool(set(seats) & set(doc["winners"])),
                 "smucks": first.get("smucks"),
+                "needs": None if finished else max(0, doc["target"] - first["score"]),
             }
         )
     return rows
+
+
+def contract(config, result):
+    """Return the last deal's contract in parts, for one line ("Bob 4♥, called K♥ → Di: made").
+
+    Read from the ruleset's entry fields: the bid, the trump suit, a called card and the
+    seat that card names (its holder); a field the ruleset lacks is left out.
+    """
+    fields = config.ruleset.entry_fields(config)
+    players = config.players
+    if not result.played or result.bidder is None:
+        return {"kind": str(result.kind), "number": result.number}
+    line = {
+        "kind": str(result.kind),
+        "number": result.number,
+        "bidder": players[result.bidder],
+        "made": result.made,
+        "bid": None,
+        "trump": None,
+        "card": None,
+        "card_label": None,
+        "partner": None,
+        "alone": False,
+    }
+    for field in fields:
+        value = result.get(field.name)
+        if field.kind == FieldKind.BID and value is not None:
+            line["bid"] = _choice_label(field, value)
+        elif field.kind == FieldKind.SUIT and value is not None:
+            line["trump"] = value
+        elif field.kind == FieldKind.CARD:
+            special = next((c for c in field.choices if c.value == value), None)
+            if special is not None:
+                line["card_label"] = Words(special.label)
+            else:
+                line["card"] = value
+            holder = result.get(field.holder) if field.holder else None
+            if holder is not None:
+                line["partner"] = players[holder]
+            else:
+                line["alone"] = True
+    return line
 
 
 def _role_tag(rules, role, name, *, team):
