@@ -92,9 +92,7 @@ def test_deal_saved_with_the_edit_link_appears_on_the_view_link_within_3_seconds
     tap(editor, DEAL_1)
     editor.get_by_role("button", name="Save deal").click()
     started = time.monotonic()
-    expect(viewer.locator("#scoreboard")).to_contain_text(
-        "Deal 1:", timeout=LIVE_WITHIN * 1000
-    )
+    expect(viewer.locator("#scoreboard")).to_contain_text("Deal 1:", timeout=LIVE_WITHIN * 1000)
     elapsed = time.monotonic() - started
     print(f"\ndeal 1 appeared on the view phone {elapsed:.2f} s after Save")
     assert elapsed < LIVE_WITHIN
