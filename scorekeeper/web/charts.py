@@ -141,7 +141,7 @@ def score_chart(
     )
     # Labelled at the left, where every line is still near 0, so no end label covers it.
     parts.append(
-        f'<text x="{LEFT + 4}" y="{y_target - 5:.1f}" fill="#b00020" '
+        f'<text class="target-label" x="{LEFT + 4}" y="{y_target - 5:.1f}" fill="#b00020" '
         f'font-weight="bold">{target_label}</text>'
     )
     # One line per player, then its final value and name at the right edge.

@@ -633,6 +633,15 @@ class TableForm(_RuleErrors, FlaskForm):
     regulars = TextAreaField(_l("Regular players (optional, one per line)"))
 
 
+class PutAtTableForm(_RuleErrors, FlaskForm):
+    """Choose a table to put a game at: one this browser may edit, or by its edit link."""
+
+    table = RadioField(_l("Your tables"), validators=[Optional()])
+    edit_link = StringField(
+        _l("Or paste the table's edit link"), validators=[Optional(), Length(max=300)]
+    )
+
+
 class ImportForm(_RuleErrors, FlaskForm):
     """Upload an export file; a name for the new table when the file holds none."""
 
