@@ -28,6 +28,7 @@ from scorekeeper.web.forms import (
     chosen_ruleset,
     deal_form,
     new_game_form,
+    options,
     scoring_sides,
 )
 from scorekeeper.web.game_page import DECIDED_LABELS, game_context, next_deal_form
@@ -303,7 +304,7 @@ def put_at_table(game_id):
         for table in tables.get_tables(list(keyring.held(keyring.TABLE_TOKENS)))
         if keyring.can_edit(keyring.TABLE_TOKENS, table)
     ]
-    form.table.choices = [(table.id, table.name) for table in mine]
+    form.table.choices = options((table.id, table.name) for table in mine)
     status = 200
     if game.table_id is not None:
         form.add_rule_errors({None: [_("This game is at a table already.")]})
