@@ -2,8 +2,8 @@
 
 import json
 
-from tests.test_pages import DEAL_2, DEAL_4, csrf, group, post_deal, start_game
 from tests.test_pages import DEAL_1_WRONG as DEAL_1
+from tests.test_pages import DEAL_2, DEAL_4, csrf, group, post_deal, start_game
 from tests.test_pages_rulesets import GAMES, start
 from tests.test_pages_rulesets import post_deal as post_entry
 
@@ -33,7 +33,7 @@ def live(client, url, etag=None):
 
 
 def test_an_open_tie_is_said_in_words_with_the_house_rule_on_the_page_and_live(client, app):
-    url, number, document = play_to_open_tie(client)
+    url, _number, document = play_to_open_tie(client)
     assert document["status"] == "in_progress"
     page = client.get(url).text
     state = page[
