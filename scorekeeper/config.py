@@ -27,8 +27,11 @@ DEFAULTS = {
     "CACHE_TYPE": "SimpleCache",
     "CACHE_DEFAULT_TIMEOUT": 600,
     "CACHE_THRESHOLD": 2000,
-    # Only what is worth it: a cheap compression level, nothing under 500 bytes.
+    # Only what is worth it: a cheap compression level, nothing under 500 bytes. Files sent
+    # as streams (the static folder) are left as they are: compressing a stream leaves its
+    # file open.
     "COMPRESS_ALGORITHM": ["br", "gzip"],
+    "COMPRESS_STREAMS": False,
     "COMPRESS_LEVEL": 5,
     "COMPRESS_BR_LEVEL": 4,
     # Streamed responses (static files) stay as they are: Flask-Compress's streaming path
