@@ -34,9 +34,6 @@ DEFAULTS = {
     "COMPRESS_STREAMS": False,
     "COMPRESS_LEVEL": 5,
     "COMPRESS_BR_LEVEL": 4,
-    # Streamed responses (static files) stay as they are: Flask-Compress's streaming path
-    # leaves the file open for the garbage collector, and pages are what is worth squeezing.
-    "COMPRESS_STREAMS": False,
 }
 """Every setting's default; ``FLASK_``-prefixed environment variables override them."""
 
