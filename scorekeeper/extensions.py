@@ -3,6 +3,8 @@
 from typing import TYPE_CHECKING
 
 from flask_babel import Babel
+from flask_caching import Cache
+from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
@@ -26,3 +28,5 @@ migrate = Migrate()
 csrf = CSRFProtect()
 babel = Babel()
 limiter = Limiter(key_func=get_remote_address)
+cache = Cache()
+compress = Compress()

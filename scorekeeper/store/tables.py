@@ -270,6 +270,24 @@ def attach_game(table: CardTable, game: Game) -> None:
             table, game = fresh_table, fresh_game
 
 
+class AlreadyAtTable(ValueError):
+    """The game was already put at a table; a game belongs to one table."""
+
+
+def put_game_at_table(table: CardTable, game: Game) -> None:
+    """Put a game started on its own at the table: its seats join the regulars and records.
+
+    Raises AlreadyAtTable if the game is at a table already. The game's version moves on,
+    so every open page and cached rendering of it shows the table from now on.
+    """
+    if game.table_id is not None:
+        raise AlreadyAtTable(game.table_id)
+    game_id = game.id
+    attach_game(table, game)
+    db.session.execute(update(Game).where(Game.id == game_id).values(version=Game.version + 1))
+    _commit()
+
+
 def merge_players(table: CardTable, source_id: int, target_id: int) -> TablePlayer:
     """Make two spellings one person: the source's games and records move to the target.
 
