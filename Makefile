@@ -10,8 +10,8 @@ CHROMIUM := /usr/bin/chromium
 LOCK_VENV := .venv-lock
 PIP_TOOLS := pip-tools==7.6.2
 
-.PHONY: install install-run install-test run serve test browser bench lint typecheck lock \
-	clean translations
+.PHONY: install install-run install-test run serve test browser bench bench-load lint typecheck \
+	lock clean translations
 
 # Each language's catalog, compiled (the .mo files are built here, not committed).
 CATALOGS := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
@@ -88,12 +88,24 @@ $(CHROMIUM):
 test: install-test browser
 	$(BIN)/python -m pytest
 
-# Speed and query-count targets: a late deal costs what an early one costs, and a season
-# of 10,000 games keeps every page's statements fixed. BENCH_DATABASE=postgresql+psycopg://…
-# runs them on PostgreSQL instead of a temporary SQLite file.
-bench: install-run
+# Speed and query-count targets: a late deal costs what an early one costs, the busiest
+# addresses as ratios to a bare Flask page under the same gunicorn (wrk), and a season of
+# 10,000 games keeps every page's statements fixed. BENCH_DATABASE=postgresql+psycopg://…
+# runs them on PostgreSQL instead of a temporary SQLite file. docs/performance.md has figures.
+bench: install-test /usr/bin/wrk
 	$(BIN)/python -m bench.deals $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
+	$(BIN)/python -m bench.throughput $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
 	$(BIN)/python -m bench $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
+
+# Many tables at once on PostgreSQL with Locust: 5 phones following each game live and a
+# deal a minute per table. TABLES=1000 by default; BENCH_SERVER names another server.
+TABLES ?= 1000
+bench-load: install-test
+	$(BIN)/python -m bench.load --tables $(TABLES) $(if $(BENCH_SERVER),--server $(BENCH_SERVER))
+
+/usr/bin/wrk:
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk
 
 lint: install-test
 	$(BIN)/ruff check .

@@ -5,7 +5,7 @@ from pathlib import Path
 from flask import Flask
 
 from scorekeeper import config
-from scorekeeper.extensions import babel, csrf, db, limiter, migrate
+from scorekeeper.extensions import babel, cache, compress, csrf, db, limiter, migrate
 
 
 def create_app(test_config=None):
@@ -27,6 +27,7 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = config.instance_secret(app)
     if isinstance(app.config.get("TRUSTED_HOSTS"), str):  # FLASK_TRUSTED_HOSTS=a.org,b.org
         app.config["TRUSTED_HOSTS"] = [h.strip() for h in app.config["TRUSTED_HOSTS"].split(",")]
+    app.config["CACHE_TYPE"] = config.cache_type(app)
     if app.config["PREFERRED_URL_SCHEME"] == "https":
         app.config["SESSION_COOKIE_SECURE"] = True
 
@@ -53,6 +54,8 @@ def register_extensions(app):
     csrf.init_app(app)
     babel.init_app(app, locale_selector=i18n.select_locale)
     limiter.init_app(app)
+    cache.init_app(app)
+    compress.init_app(app)
 
 
 def register_blueprints(app):

@@ -27,6 +27,18 @@ DEFAULTS = {
     "RATELIMIT_CREATE": "30 per minute;300 per day",
     "RATELIMIT_CHANGES": "60 per minute",
     "BABEL_TRANSLATION_DIRECTORIES": str(Path(__file__).parent / "translations"),
+    # Rendered pages and documents, keyed by the game's version (scorekeeper/web/cache.py):
+    # in each worker's memory, or in Redis when FLASK_CACHE_REDIS_URL is set.
+    "CACHE_TYPE": "SimpleCache",
+    "CACHE_DEFAULT_TIMEOUT": 600,
+    "CACHE_THRESHOLD": 2000,
+    # Only what is worth it: a cheap compression level, nothing under 500 bytes. Files sent
+    # as streams (the static folder) are left as they are: compressing a stream leaves its
+    # file open.
+    "COMPRESS_ALGORITHM": ["br", "gzip"],
+    "COMPRESS_STREAMS": False,
+    "COMPRESS_LEVEL": 5,
+    "COMPRESS_BR_LEVEL": 4,
 }
 """Every setting's default; ``FLASK_``-prefixed environment variables override them."""
 
@@ -53,6 +65,13 @@ def engine_options(url: str) -> dict:
     if url.startswith("postgresql"):
         return {"connect_args": {"options": f"-c lock_timeout={LOCK_TIMEOUT_MS}"}}
     return {}
+
+
+def cache_type(app: Flask) -> str:
+    """Return the cache's kind: Redis when an address is given, shared by every instance."""
+    if app.config.get("CACHE_REDIS_URL"):
+        return "RedisCache"
+    return app.config["CACHE_TYPE"]
 
 
 def instance_secret(app: Flask) -> str:

@@ -1,6 +1,10 @@
 """Extension objects, created unbound and bound to the app in the factory."""
 
+from typing import TYPE_CHECKING
+
 from flask_babel import Babel
+from flask_caching import Cache
+from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
@@ -14,7 +18,15 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+if TYPE_CHECKING:
+    Model = Base
+    """What models derive from: Flask-SQLAlchemy's ``db.Model``, typed as its base."""
+else:
+    Model = db.Model
 migrate = Migrate()
 csrf = CSRFProtect()
 babel = Babel()
 limiter = Limiter(key_func=get_remote_address)
+cache = Cache()
+compress = Compress()

@@ -65,6 +65,84 @@
     });
   }
 
+  /* Mark the bidding side in the form as soon as it is chosen: the seats the side's fields
+     name (bidder, partner), with their teams where the page lists teams. Which fields
+     and teams those are is written by the server from the ruleset's description. */
+  function markSide(form) {
+    var fields = form.querySelector(".deal-fields");
+    if (!fields || !fields.dataset.side) { return; }
+    var side = JSON.parse(fields.dataset.side);
+    var seats = [];
+    side.fields.forEach(function (name) {
+      var seat = value(form, name);
+      if (seat === null || seat === "none") { return; }
+      var team = (side.teams || []).filter(function (t) { return t.indexOf(Number(seat)) >= 0; })[0];
+      (team || [Number(seat)]).forEach(function (s) { seats.push(String(s)); });
+    });
+    form.querySelectorAll(".point-grid [data-seat]").forEach(function (element) {
+      element.classList.toggle("on-bid", seats.indexOf(element.dataset.seat) >= 0);
+    });
+  }
+
+  /* Whether the reader has tapped anything in the form yet. */
+  function touched(form) {
+    return Array.prototype.some.call(form.elements, function (input) {
+      if (input.type === "radio" || input.type === "checkbox") { return input.checked; }
+      if (input.type === "number" || input.type === "text") { return input.value !== ""; }
+      return false;
+    });
+  }
+
+  /* Put this form's choices into another one (the form for the deal now next). */
+  function carryTaps(from, to) {
+    Array.prototype.forEach.call(from.elements, function (input) {
+      if (!input.name || input.type === "hidden") { return; }
+      var twins = to.querySelectorAll('[name="' + CSS.escape(input.name) + '"]');
+      twins.forEach(function (twin) {
+        if (input.type === "radio" || input.type === "checkbox") {
+          if (twin.value === input.value) { twin.checked = input.checked; }
+        } else {
+          twin.value = input.value;
+        }
+      });
+    });
+  }
+
+  /* A live answer brings an editor's deal entry. Same deal number: keep the form as it is.
+     The game ended: the form goes (the banner says why). Another phone saved the deal
+     this form was for: the new form comes in, and if the reader had tapped, the taps
+     come with it and a note says what happened. */
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "deal-entry") { return; }
+    var fragment = event.detail.fragment;
+    var incoming = fragment.querySelector ? fragment.querySelector("#deal-entry") : null;
+    var oldForm = target.querySelector("#deal-form");
+    var newForm = fragment.querySelector ? fragment.querySelector("#deal-form") : null;
+    if (!oldForm || !newForm || !incoming) { return; }
+    if (target.dataset.number === incoming.dataset.number) {
+      event.detail.shouldSwap = false;
+      return;
+    }
+    if (touched(oldForm)) {
+      carryTaps(oldForm, newForm);
+      var note = incoming.querySelector("[data-stale]");
+      if (note) { note.hidden = false; }
+      newForm.dataset.carried = "1";
+    }
+  });
+
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "deal-entry") { return; }
+    var entry = document.getElementById("deal-entry");
+    var form = entry && entry.querySelector("#deal-form");
+    if (!form) { return; }
+    narrowDeal(form, null);
+    markSide(form);
+    if (form.dataset.carried && window.htmx) { window.htmx.trigger(form, "change"); }
+  });
+
   /* On the new-game page, name the first-dealer choices and the teams after the players
      as they are typed. */
   function nameDealers(input) {
@@ -80,7 +158,10 @@
   }
 
   function setUp(root) {
-    root.querySelectorAll(".deal-form").forEach(function (form) { narrowDeal(form, null); });
+    root.querySelectorAll(".deal-form").forEach(function (form) {
+      narrowDeal(form, null);
+      markSide(form);
+    });
     root.querySelectorAll("input[data-seat]").forEach(function (input) {
       var label = document.querySelector("#first_dealer-" + (Number(input.dataset.seat) + 1) + " + span");
       if (label && !label.dataset.placeholder) { label.dataset.placeholder = label.textContent; }
@@ -94,7 +175,10 @@
 
   document.addEventListener("change", function (event) {
     var form = event.target.closest && event.target.closest(".deal-form");
-    if (form) { narrowDeal(form, event.target); }
+    if (form) {
+      narrowDeal(form, event.target);
+      markSide(form);
+    }
   });
 
   document.addEventListener("input", function (event) {
@@ -128,6 +212,8 @@
       });
       return;
     }
+    /* The preview under the form changes with every tap: it must not move the page. */
+    if (source && source.id === "deal-preview") { return; }
     setUp(document);
     var status = event.detail.xhr ? event.detail.xhr.status : 200;
     var target = status >= 400 ? document.querySelector(".form-errors, .has-error") : document.getElementById("scoreboard");

@@ -257,7 +257,7 @@ def test_a_deal_saved_elsewhere_comes_back_with_scores_history_and_change_log(ap
     assert poll_etag(body) == '"2-v"'
     assert 'id="history" class="history" aria-labelledby="history-title" hx-swap-oob="true"' in body
     assert 'id="change-log" class="change-log"' in body
-    assert "After deal 1" in body
+    assert "Deal 1:</span>" in body  # the last contract, in one line
     assert "deal-form" not in body
     assert poll(viewer, game["id"], '"2-v"').status_code == 304
 

@@ -15,8 +15,8 @@ from scorekeeper.api.errors import (
     require_bearer,
 )
 from scorekeeper.store import games
-from scorekeeper.store.lookup import deal_or_404, game_or_404
-from scorekeeper.web import devices
+from scorekeeper.store.lookup import deal_or_404, game_or_404, stamp_or_404
+from scorekeeper.web import cache, devices
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 register_handlers(bp)
@@ -79,8 +79,10 @@ def create_game():
 
 @bp.get("/games/<game_id>", endpoint="game")
 def read_game(game_id: str):
-    """Answer the game document, every deal included."""
-    return json_response(games.game_document(game_or_404(game_id)))
+    """Answer the game document, every deal included; built once per version of the game."""
+    version, _ = stamp_or_404(game_id)
+    key = f"api-game|{game_id}|{version}"
+    return cache.document(key, lambda: json_response(games.game_document(game_or_404(game_id))))
 
 
 @bp.get("/games/<game_id>/deals", endpoint="deals")

@@ -126,7 +126,7 @@ def merge(table_id: str):
         raise ApiError(409, "conflict", str(error)) from None
     except LookupError as error:
         raise ApiError(404, "not_found", str(error)) from None
-    return json_response(tables.table_document(tables.get_table(table_id)))
+    return json_response(tables.table_document(table))
 
 
 @bp.get("/<table_id>/stats")

@@ -649,8 +649,8 @@ def _check_game(index: int, record: Any) -> tuple[dict[str, Any], tuple]:
             raise ImportRefused(f"{here}: a change must be an object.")
         if change.get("action") not in ACTIONS:
             raise ImportRefused(f"{here}: the action must be add, correct or undo.")
-        number = change.get("number")
-        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        changed = change.get("number")
+        if not isinstance(changed, int) or isinstance(changed, bool) or changed < 1:
             raise ImportRefused(f"{here}: the deal number must be a whole number from 1.")
         for name in ("before", "after"):
             if change.get(name) is not None and not isinstance(change[name], dict):
@@ -740,6 +740,7 @@ def _new_table(record: dict[str, Any], keep_ids: bool) -> tuple[CardTable, str |
     """Create the file's table (its regulars included), keeping its id when restoring."""
     name = record.get("name")
     players = record.get("players", [])
+    token: str | None
     try:
         table, token = new_table_object(name, players)
     except engine.RuleViolation as error:

@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from sqlalchemy import func, inspect, select, update
+from sqlalchemy import bindparam, func, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -91,6 +91,35 @@ def get_game(game_id: str, *, deals: bool = True) -> Game | None:
         options.append(selectinload(Game.deals))
     query = select(Game).where(Game.id == game_id).options(*options)
     return db.session.scalars(query.execution_options(populate_existing=True)).first()
+
+
+def get_stamp(game_id: str) -> tuple[int, str] | None:
+    """Return the game's version and edit token hash, or None: one read by primary key.
+
+    Enough to tell whether anything changed since a version was shown, and who may edit.
+    """
+    if not GAME_ID.fullmatch(game_id):
+        return None
+    # A connection of its own, not the ORM session's: the read costs half as much.
+    with db.engine.connect() as connection:
+        row = connection.execute(_STAMP, {"id": game_id}).first()
+    return None if row is None else (row.version, row.edit_token_hash)
+
+
+# Built once: a Core statement on the table skips the ORM's per-query work.
+_STAMP = select(Game.__table__.c.version, Game.__table__.c.edit_token_hash).where(
+    Game.__table__.c.id == bindparam("id")
+)
+
+
+def recent_changes(game: Game, count: int) -> tuple[list[Change], int]:
+    """Return the game's last `count` changes, oldest first, and how many it has in all."""
+    query = select(Change).where(Change.game_id == game.id).order_by(Change.id.desc()).limit(count)
+    recent = list(db.session.scalars(query))[::-1]
+    if len(recent) < count:
+        return recent, len(recent)
+    total = db.session.scalar(select(func.count()).where(Change.game_id == game.id))
+    return recent, total or 0
 
 
 def get_deal(game: Game, number: int) -> Deal | None:

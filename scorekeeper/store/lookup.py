@@ -18,6 +18,14 @@ def game_or_404(game_id: str, *, deals: bool = True) -> Game:
     return game
 
 
+def stamp_or_404(game_id: str) -> tuple[int, str]:
+    """Return the game's version and edit token hash (one read by key), or answer 404."""
+    stamp = games.get_stamp(game_id)
+    if stamp is None:
+        abort(404, "There is no game with this id.")
+    return stamp
+
+
 def deal_or_404(game: Game, number: int) -> Deal:
     """Return deal `number` of the game, or answer 404."""
     deal = games.get_deal(game, number)

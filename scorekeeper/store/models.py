@@ -22,7 +22,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.engine import Role, Status
-from scorekeeper.extensions import db
+from scorekeeper.extensions import Model
 
 STATUSES = tuple(str(status) for status in Status)
 """A game's status, as the engine's outcome names it."""
@@ -42,7 +42,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Game(db.Model):
+class Game(Model):
     """One game: its setup, its edit token's hash and the engine's state after the last deal."""
 
     __tablename__ = "games"
@@ -104,7 +104,7 @@ class Game(db.Model):
         return f"<Game {self.id} {self.ruleset} v{self.version}>"
 
 
-class Player(db.Model):
+class Player(Model):
     """A seat at a game's table and the name of who sits there."""
 
     __tablename__ = "players"
@@ -132,7 +132,7 @@ class Player(db.Model):
         return f"<Player {self.seat} {self.name!r}>"
 
 
-class Deal(db.Model):
+class Deal(Model):
     """One stored deal: the entry as posted and the result the engine computed for it."""
 
     __tablename__ = "deals"
@@ -159,7 +159,7 @@ class Deal(db.Model):
         return f"<Deal {self.game_id}#{self.number}>"
 
 
-class Change(db.Model):
+class Change(Model):
     """Audit log: one row per deal added, corrected or undone."""
 
     __tablename__ = "changes"
@@ -191,7 +191,7 @@ class Change(db.Model):
 # ---------------------------------------------------------------- tables and history
 
 
-class CardTable(db.Model):
+class CardTable(Model):
     """A table: a named group that plays together, holding its games and players' records."""
 
     __tablename__ = "card_tables"
@@ -218,7 +218,7 @@ class CardTable(db.Model):
 Index("ix_games_table_created", Game.table_id, Game.created_at, Game.id)
 
 
-class TablePlayer(db.Model):
+class TablePlayer(Model):
     """A regular at a table, known by name (compared case-insensitively)."""
 
     __tablename__ = "table_players"
@@ -237,7 +237,7 @@ class TablePlayer(db.Model):
         return f"<TablePlayer {self.name!r}>"
 
 
-class DealSeat(db.Model):
+class DealSeat(Model):
     """One seat's part in one deal, copied from the deal's result for statistics in SQL.
 
     Written by the services whenever a deal is stored, corrected or undone, and by the
@@ -274,7 +274,7 @@ class DealSeat(db.Model):
     """This seat's change in score from this deal."""
 
 
-class DealSeatTag(db.Model):
+class DealSeatTag(Model):
     """A statistics tag the ruleset gave one seat in one deal (``moon``, ``smuck`` …)."""
 
     __tablename__ = "deal_seat_tags"

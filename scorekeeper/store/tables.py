@@ -102,21 +102,21 @@ def create_table(name: object, players: object = None) -> tuple[CardTable, str]:
 
 def new_table_object(name: object, players: object = None) -> tuple[CardTable, str]:
     """Return a checked, unsaved table with its regulars, and its new edit token."""
-    wrong = {}
+    wrong: dict[str | None, list[str]] = {}
     if not isinstance(name, str):
         wrong["name"] = ["The table's name must be a string."]
     if players is not None and (
         not isinstance(players, list) or not all(isinstance(p, str) for p in players)
     ):
         wrong["players"] = ["Players must be a list of names."]
-    if wrong:
+    if wrong or not isinstance(name, str):
         raise engine.WrongType(wrong)
-    problems: dict[str, list[str]] = {}
+    problems: dict[str | None, list[str]] = {}
     name = name.strip()
     wrong_name = engine.name_problem(name, TABLE_NAME_MAX)
     if wrong_name is not None:
         problems["name"] = [TABLE_NAME_PROBLEMS[wrong_name]]
-    names = [p.strip() for p in players or [] if p.strip()]
+    names = [p.strip() for p in (players if isinstance(players, list) else []) if p.strip()]
     for player in names:
         message = regular_name_problem(player)
         if message is not None:
@@ -263,8 +263,29 @@ def attach_game(table: CardTable, game: Game) -> None:
             db.session.rollback()
             if attempt == ATTEMPTS - 1:
                 raise
-            table = get_table(table_id)
-            game = games.get_game(game_id, deals=False)
+            fresh_table = get_table(table_id)
+            fresh_game = games.get_game(game_id, deals=False)
+            if fresh_table is None or fresh_game is None:
+                raise LookupError("The table or the game no longer exists.") from None
+            table, game = fresh_table, fresh_game
+
+
+class AlreadyAtTable(ValueError):
+    """The game was already put at a table; a game belongs to one table."""
+
+
+def put_game_at_table(table: CardTable, game: Game) -> None:
+    """Put a game started on its own at the table: its seats join the regulars and records.
+
+    Raises AlreadyAtTable if the game is at a table already. The game's version moves on,
+    so every open page and cached rendering of it shows the table from now on.
+    """
+    if game.table_id is not None:
+        raise AlreadyAtTable(game.table_id)
+    game_id = game.id
+    attach_game(table, game)
+    db.session.execute(update(Game).where(Game.id == game_id).values(version=Game.version + 1))
+    _commit()
 
 
 def merge_players(table: CardTable, source_id: int, target_id: int) -> TablePlayer:

@@ -121,7 +121,7 @@ class _RuleErrors:
     """Keep the engine's messages beside WTForms' own, keyed like the engine's fields."""
 
     # Engine fields shown by a control of their own that is not a form field of that name.
-    shown_elsewhere = frozenset()
+    shown_elsewhere: frozenset[str] = frozenset()
 
     def add_rule_errors(self, problems):
         """Add a RuleViolation's problems; any field without a control goes to the top."""
@@ -329,6 +329,10 @@ class DealForm(_RuleErrors, FlaskForm):
                 continue
             blocks.append(("field", [(field, self._by_name(counts.get(field.name)))]))
         return blocks
+
+    def grid_fields(self):
+        """Return the point fields that name a player: the rows of the points grid."""
+        return [f for f in self.described if f.point and f.kind == FieldKind.SEAT]
 
     def _by_name(self, name):
         return next((f for f in self.described if f.name == name), None)
@@ -590,6 +594,12 @@ def _deal_form_class(config, dealer):
         "speakers": speakers,
         "sides": sides,
         "called_points": {str(p.rank): p.point for p in rules.called_points},
+        # The page marks the bidding side as soon as it is chosen: the seats these fields
+        # name, with their whole team where the ruleset plays in teams.
+        "bidding_side": {
+            "fields": [f.name for f in described if f.kind == FieldKind.SEAT and not f.point],
+            "teams": [list(seats) for _label, seats in sides] if len(sides) < n else None,
+        },
     }
     return form_class, setup
 
@@ -613,6 +623,15 @@ class TableForm(_RuleErrors, FlaskForm):
 
     name = StringField(_l("Table name"), validators=[InputRequired(), Length(max=80)])
     regulars = TextAreaField(_l("Regular players (optional, one per line)"))
+
+
+class PutAtTableForm(_RuleErrors, FlaskForm):
+    """Choose a table to put a game at: one this browser may edit, or by its edit link."""
+
+    table = RadioField(_l("Your tables"), validators=[Optional()])
+    edit_link = StringField(
+        _l("Or paste the table's edit link"), validators=[Optional(), Length(max=300)]
+    )
 
 
 class ImportForm(_RuleErrors, FlaskForm):

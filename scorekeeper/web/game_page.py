@@ -6,7 +6,7 @@ scoreboard rows, the history and the banner are built from the ruleset's descrip
 field names.
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from flask_babel import gettext as _
 
@@ -14,7 +14,7 @@ from scorekeeper import engine
 from scorekeeper.engine import DealKind, FieldKind, Role, SideKind
 from scorekeeper.store import games
 from scorekeeper.web import keyring
-from scorekeeper.web.forms import SUIT_NAMES, ConfirmForm, Words, scoring_sides
+from scorekeeper.web.forms import SUIT_NAMES, ConfirmForm, Words, deal_form, scoring_sides
 
 OUTCOME_LABELS = {
     "in_progress": lambda: _("In progress"),
@@ -37,6 +37,13 @@ HIDDEN_IN_HISTORY = (FieldKind.FLAG, FieldKind.AUCTION, FieldKind.COUNTS)
 """Fields the history does not list as rows: flags show as the deal's kind, counts beside
 the side they decide, the auction only through the bidder."""
 
+RECENT_DEALS = 10
+"""How many of the last deals the live page shows; earlier ones load on demand."""
+EARLIER_DEALS = 25
+"""How many earlier deals one "earlier deals" request brings."""
+RECENT_CHANGES = 20
+"""How many of the last changes the live page's change log shows."""
+
 
 def game_context(game):
     """Return what the game templates need, read from the game document."""
@@ -44,10 +51,11 @@ def game_context(game):
     doc = games.game_document(game, state)
     config = state.config
     players = [p["name"] for p in doc["players"]]
-    results = [engine.DealResult.from_document(deal) for deal in doc["deals"]]
-    why = {result.number: engine.explain_deal(config, result) for result in results}
+    changes, changes_total = games.recent_changes(game, RECENT_CHANGES)
+    # The live page shows the last deals; the score sheet and "earlier deals" the rest.
+    shown = doc["deals"][-RECENT_DEALS:]
+    last_result = engine.DealResult.from_document(shown[-1]) if shown else None
     last = doc["deals"][-1] if doc["deals"] else None
-    last_result = results[-1] if results else None
     sides = scoring_sides(config)
     winners = set(doc["winners"])
     winner_sides = [label for label, seats in sides if set(seats) & winners]
@@ -55,22 +63,35 @@ def game_context(game):
         "game": doc,
         "config": config,
         "ruleset": config.ruleset,
+        "suit_names": SUIT_NAMES,
         "outcome": state.outcome,
         "players": players,
-        "why": why,
+        "why": Explanations(config, doc["deals"]),
         "last": last,
         "last_kind": None if last_result is None else str(last_result.kind),
         "board": scoreboard(config, doc, last_result),
-        "history": [deal_view(config, sides, r) for r in results],
+        "contract": None if last_result is None else contract(config, last_result),
+        "history": history(config, shown),
         "bidder_names": [players[s] for s in (last["bidders"] or ())] if last else [],
         "winner_names": winner_sides,
+        "open_tie": [label for label, seats in sides if set(seats) & set(state.outcome.open_tie)],
         "team_game": config.ruleset.side_kind == SideKind.TEAMS,
         "finished": doc["status"] != "in_progress",
         "can_edit": keyring.can_edit(keyring.GAME_TOKENS, game),
         "undo_form": ConfirmForm(formdata=None),
         "version": game.version,
-        "changes": list(game.changes),
+        "changes": changes,
+        "changes_total": changes_total,
     }
+
+
+def next_deal_form(context, *, fresh=True):
+    """Return the empty form for the game's next deal, or None when this browser enters none."""
+    if not context["can_edit"] or context["finished"]:
+        return None
+    game = context["game"]
+    number = len(game["deals"]) + 1
+    return deal_form(context["config"], game["next_dealer"], number=number, fresh=fresh)
 
 
 def scoreboard(config, doc, last):
@@ -106,9 +127,52 @@ def scoreboard(config, doc, last):
                 "bidding": bool(bidding & set(seats)),
                 "winner": bool(set(seats) & set(doc["winners"])),
                 "smucks": first.get("smucks"),
+                "needs": None if finished else max(0, doc["target"] - first["score"]),
             }
         )
     return rows
+
+
+def contract(config, result):
+    """Return the last deal's contract in parts, for one line ("Bob 4♥, called K♥ → Di: made").
+
+    Read from the ruleset's entry fields: the bid, the trump suit, a called card and the
+    seat that card names (its holder); a field the ruleset lacks is left out.
+    """
+    fields = config.ruleset.entry_fields(config)
+    players = config.players
+    if not result.played or result.bidder is None:
+        return {"kind": str(result.kind), "number": result.number}
+    line = {
+        "kind": str(result.kind),
+        "number": result.number,
+        "bidder": players[result.bidder],
+        "made": result.made,
+        "bid": None,
+        "trump": None,
+        "card": None,
+        "card_label": None,
+        "partner": None,
+        "alone": False,
+    }
+    for field in fields:
+        value = result.get(field.name)
+        if field.kind == FieldKind.BID and value is not None:
+            line["bid"] = _choice_label(field, value)
+        elif field.kind == FieldKind.SUIT and value is not None:
+            line["trump"] = value
+        elif field.kind == FieldKind.CARD:
+            special = next((c for c in field.choices if c.value == value), None)
+            if special is not None:
+                line["card_label"] = Words(special.label)
+            else:
+                line["card"] = value
+            holder = result.get(field.holder) if field.holder else None
+            if holder is not None:
+                line["partner"] = players[holder]
+            else:
+                line["alone"] = True
+    return line
 
 
 def _role_tag(rules, role, name, *, team):
@@ -118,6 +182,12 @@ def _role_tag(rules, role, name, *, team):
     if role == Role.PARTNER and not team:
         return _("Pair") if rules.side_kind == SideKind.PAIR else _("Partner")
     return None
+
+
+def history(config, deals):
+    """Return the history's view of these deal documents, in their order."""
+    sides = scoring_sides(config)
+    return [deal_view(config, sides, engine.DealResult.from_document(deal)) for deal in deals]
 
 
 def deal_view(config, sides, result):
@@ -199,3 +269,27 @@ def _choice_label(field, value):
     """Return the label of the field's choice with this value (the value itself if none)."""
     choice = next((c for c in field.choices if c.value == value), None)
     return Words(choice.label) if choice is not None else str(value)
+
+
+class Explanations(Mapping):
+    """Each deal's "why this score" sentences by deal number, worked out when first read.
+
+    A page shows a few deals of a long game, so only those are explained.
+    """
+
+    def __init__(self, config, deals):
+        self._config = config
+        self._deals = {deal["number"]: deal for deal in deals}
+        self._done = {}
+
+    def __getitem__(self, number):
+        if number not in self._done:
+            result = engine.DealResult.from_document(self._deals[number])
+            self._done[number] = engine.explain_deal(self._config, result)
+        return self._done[number]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._deals)
+
+    def __len__(self) -> int:
+        return len(self._deals)

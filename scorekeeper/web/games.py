@@ -3,13 +3,17 @@
 Also a game's score sheet and its downloads, which read the same game.
 """
 
+import re
+
 from flask import (
     Blueprint,
     abort,
     flash,
+    make_response,
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_babel import gettext as _
@@ -18,12 +22,23 @@ from sqlalchemy.exc import OperationalError
 from scorekeeper import engine, ratelimits
 from scorekeeper.store import busy, exchange, games, limits, tables
 from scorekeeper.store.lookup import deal_or_404, game_or_404
-from scorekeeper.web import charts, errors, keyring, params, sheets
-from scorekeeper.web.forms import ConfirmForm, chosen_ruleset, deal_form, new_game_form
-from scorekeeper.web.game_page import DECIDED_LABELS, game_context
+from scorekeeper.web import cache, charts, errors, i18n, keyring, params, sheets
+from scorekeeper.web.forms import (
+    ConfirmForm,
+    PutAtTableForm,
+    chosen_ruleset,
+    deal_form,
+    new_game_form,
+    options,
+    scoring_sides,
+)
+from scorekeeper.web.game_page import DECIDED_LABELS, game_context, next_deal_form
 from scorekeeper.web.htmx import render, wants_fragment
 
 bp = Blueprint("games", __name__)
+
+REFILL = "refill"
+"""Session key: the entry of a deal just undone, for the next page of its game to show."""
 errors.register_game_errors(bp)
 
 
@@ -59,7 +74,9 @@ def new():
     rulesets = engine.rulesets()
     chosen = request.form.get("ruleset") or request.args.get("ruleset")
     ruleset = chosen_ruleset(rulesets, chosen)
-    form = new_game_form(rulesets, ruleset)
+    lineups = _recent_lineups()
+    names = next((lu["names"] for lu in lineups if lu["id"] == request.args.get("lineup")), None)
+    form = new_game_form(rulesets, ruleset, **({"data": {"players": names}} if names else {}))
     if request.form.get("switch"):
         return render(
             "games/new.html", "games/_setup_fields.html", form=form, ruleset=ruleset, switched=True
@@ -82,15 +99,21 @@ def new():
                 flash(_("Game started. %(name)s deals first.", name=_dealer_name(game)))
                 return redirect(url_for("games.show", game_id=game.id), 303)
     status = 422 if form.is_submitted() else 200
-    return render_template("games/new.html", form=form, ruleset=ruleset), status
+    return render_template("games/new.html", form=form, ruleset=ruleset, lineups=lineups), status
 
 
 @bp.get("/games/<game_id>")
 def show(game_id):
     """Show the scoreboard, the deal entry form (with edit rights) and the history."""
-    game = game_or_404(game_id)
-    keyring.remember(keyring.RECENT_GAMES, game.id)
-    return _render_game(game)
+    version, can_edit = cache.version_and_rights(game_id)
+    keyring.remember(keyring.RECENT_GAMES, game_id)
+    refill = session.get(REFILL)
+    if refill is not None and refill.get("game") == game_id:
+        # Just after an undo: this browser's form holds the deal taken back (not cached).
+        session.pop(REFILL)
+        return _render_game(game_or_404(game_id), refill=refill["entry"])
+    key = cache.key("game", game_id, version, can_edit)
+    return cache.page(key, lambda: _render_game(game_or_404(game_id)))
 
 
 @bp.post("/games/<game_id>/deals")
@@ -119,7 +142,9 @@ def add_deal(game_id):
             game = game_or_404(game_id)
             form = _deal_form(game, form=form)
         except engine.GameOver as exc:
-            form.add_rule_errors({None: [exc.message]})
+            # Another phone ended the game: say so, and keep what was tapped in view.
+            kept = _("Nothing was saved; your choices are kept below.")
+            form.add_rule_errors({None: [*exc.problems.get(None, ()), kept]})
             status = 409
         except games.GameFull:
             form.add_rule_errors({None: [_game_full_message()]})
@@ -140,6 +165,46 @@ def add_deal(game_id):
     response = _render_game(game, form=form, status=status)
     if status == 503:
         response.headers["Retry-After"] = str(busy.RETRY_AFTER)
+    return response
+
+
+@bp.post("/games/<game_id>/preview")
+def preview(game_id):
+    """Say what the deal being entered would score, worked out by the engine and not stored.
+
+    The deal form asks for it (htmx) as its choices change; nothing is saved, and what the
+    engine would refuse is listed quietly (the entry may simply not be finished yet).
+    """
+    game = game_or_404(game_id)
+    _require_edit(game)
+    form = _deal_form(game)
+    state = games.game_state(game)
+    context = {"result": None, "problems": [], "sides": [], "why": ()}
+    well_formed = form.validate_on_submit()
+    entry = form.to_entry()
+    entry.pop("number", None)
+    if not well_formed:
+        context["problems"] = form.errors_for(None, *(f.name for f in form.described))
+    elif len(entry) > 0:
+        try:
+            after = engine.apply_deal(state, engine.parse_entry(state.config, entry))
+        except engine.RuleViolation as exc:
+            context["problems"] = [i18n.translate(m) for ms in exc.problems.values() for m in ms]
+        else:
+            result = after.last
+            context["result"] = result
+            context["why"] = engine.explain_deal(state.config, result)
+            context["sides"] = [
+                (
+                    label,
+                    result.deltas[seats[0]],
+                    result.scores[seats[0]],
+                    bool(set(seats) & set(result.bidders or ())),
+                )
+                for label, seats in scoring_sides(state.config)
+            ]
+    response = make_response(render_template("games/_preview.html", **context))
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 
@@ -187,7 +252,8 @@ def correct(game_id, number):
             form.add_rule_errors(exc.problems)
         else:
             flash(_("Deal %(n)s corrected; the scores after it are worked out again.", n=number))
-            return redirect(url_for("games.show", game_id=game.id, _anchor=f"deal-{number}"), 303)
+            # Straight to the new scores: the correction may have changed every one of them.
+            return redirect(url_for("games.show", game_id=game.id, _anchor="scoreboard"), 303)
     else:
         status = 422
     context = game_context(game)
@@ -204,22 +270,115 @@ def correct(game_id, number):
 def undo(game_id, number):
     """Take back the last deal (the page asked for confirmation first)."""
     game = game_or_404(game_id)
-    deal_or_404(game, number)
+    deal = deal_or_404(game, number)
     _require_edit(game)
     form = ConfirmForm()
     if not form.validate_on_submit():
         abort(400)
+    refill = None
     try:
+        entry = dict(deal.entry or {})
         games.undo_last_deal(game, number, device=keyring.device())
     except (games.NotLastDeal, games.NoSuchDeal):
         flash(_("Only the last deal can be undone; deal %(n)s is no longer the last.", n=number))
         status = 409
     else:
+        # The form comes back holding the deal taken back: fix one choice, not all of them.
         flash(_("Deal %(n)s undone.", n=number))
         status = 200
+        refill = entry
     if not wants_fragment():
+        if refill is not None:
+            session[REFILL] = {"game": game.id, "entry": refill}
         return redirect(url_for("games.show", game_id=game.id), 303)
-    return _render_game(game, status=status)
+    return _render_game(game, status=status, refill=refill)
+
+
+@bp.post("/games/<game_id>/rematch")
+def rematch(game_id):
+    """Start the next game: same players in the same seats, rules, target and table.
+
+    The seat after the last dealer deals first. Whoever may edit this game may start its
+    rematch, at its table too: they already enter that table's results through this game.
+    """
+    game = game_or_404(game_id, deals=False)
+    _require_edit(game)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    config = games.game_config(game)
+    setup = {
+        "ruleset": config.ruleset.id,
+        "players": list(config.players),
+        "first_dealer": game.next_dealer,
+        "target": config.target,
+        "house_rules": dict(config.house_rules),
+    }
+    table = tables.get_table(game.table_id) if game.table_id else None
+    if table is not None:
+        new_game, token = tables.start_game(table, **setup)
+    else:
+        new_game, token = games.create_game(**setup)
+    keyring.grant(keyring.GAME_TOKENS, new_game.id, token)
+    keyring.remember(keyring.RECENT_GAMES, new_game.id)
+    flash(_("Rematch started. %(name)s deals first.", name=_dealer_name(new_game)))
+    return redirect(url_for("games.show", game_id=new_game.id), 303)
+
+
+@bp.route("/games/<game_id>/table", methods=["GET", "POST"])
+def put_at_table(game_id):
+    """Put a game started from home at a table: one this browser may edit, or by its link.
+
+    Both rights are needed: to change the game, and to add to the table's games.
+    """
+    game = game_or_404(game_id, deals=False)
+    _require_edit(game)
+    form = PutAtTableForm()
+    mine = [
+        table
+        for table in tables.get_tables(list(keyring.held(keyring.TABLE_TOKENS)))
+        if keyring.can_edit(keyring.TABLE_TOKENS, table)
+    ]
+    form.table.choices = options((table.id, table.name) for table in mine)
+    status = 200
+    if game.table_id is not None:
+        form.add_rule_errors({None: [_("This game is at a table already.")]})
+        status = 409
+    elif form.validate_on_submit():
+        table, problem = _table_chosen(form, mine)
+        if table is None:
+            form.add_rule_errors({problem[0]: [problem[1]]})
+            status = 422
+        else:
+            try:
+                tables.put_game_at_table(table, game)
+            except tables.AlreadyAtTable:
+                form.add_rule_errors({None: [_("This game is at a table already.")]})
+                status = 409
+            else:
+                flash(_("This game is now at the table %(name)s.", name=table.name))
+                return redirect(url_for("games.show", game_id=game.id), 303)
+    elif form.is_submitted():
+        status = 422
+    players = [p.name for p in game.players]
+    return (
+        render_template("games/table.html", form=form, game=game, players=players, tables=mine),
+        status,
+    )
+
+
+def _table_chosen(form, mine):
+    """Return (table, None) for the table the form names, else (None, (field, message))."""
+    link = (form.edit_link.data or "").strip()
+    if link:
+        found = re.search(r"/tables/([^/?#]+)/edit/([^/?#\s]+)", link)
+        table = tables.get_table(found.group(1)) if found else None
+        if table is None or not tables.check_table_token(table, found.group(2)):
+            return None, ("edit_link", _("This is not a table's edit link that still works."))
+        return table, None
+    chosen = next((table for table in mine if table.id == form.table.data), None)
+    if chosen is None:
+        return None, ("table", _("Choose one of your tables, or paste a table's edit link."))
+    return chosen, None
 
 
 @bp.get("/games/<game_id>/sheet")
@@ -280,17 +439,34 @@ def _deal_form(game, form=None):
     return form_now
 
 
-def _render_game(game, form=None, status=200):
-    """Render the game page, or its live part for htmx."""
+def _render_game(game, form=None, status=200, refill=None):
+    """Render the game page, or its live part for htmx.
+
+    With `refill` (an entry), the form for the next deal starts with its choices.
+    """
     context = game_context(game)
-    if form is None and context["can_edit"] and not context["finished"]:
-        form = deal_form(
-            context["config"],
-            game.next_dealer,
-            number=len(game.deals) + 1,
-            fresh=request.method != "GET",
-        )
+    if form is None:
+        form = next_deal_form(context, fresh=refill is not None or request.method != "GET")
+        if form is not None and refill is not None:
+            form.fill_from(refill)
     return render("games/show.html", "games/_game.html", status, form=form, **context)
+
+
+def _recent_lineups(count=4):
+    """Return the player lists of this browser's recent games, newest first, each once."""
+    lineups, seen = [], set()
+    for game_id in keyring.recent(keyring.RECENT_GAMES):
+        game = games.get_game(game_id, deals=False)
+        if game is None:
+            continue
+        names = [p.name for p in game.players]
+        key = (game.ruleset, tuple(name.casefold() for name in names))
+        if key not in seen:
+            seen.add(key)
+            lineups.append({"id": game.id, "ruleset": game.ruleset, "names": names})
+        if len(lineups) == count:
+            break
+    return lineups
 
 
 def _summary(game):

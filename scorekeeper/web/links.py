@@ -4,6 +4,7 @@ A laptop opened at localhost would otherwise share links no phone can open, so a
 loopback host is replaced by the laptop's address on the local network.
 """
 
+import functools
 import ipaddress
 import socket
 from urllib.parse import urlsplit, urlunsplit
@@ -19,8 +20,12 @@ QR_PIXELS = 300
 _PROBES = ("10.255.255.254", "172.31.255.254", "192.168.255.254")
 
 
+@functools.lru_cache(maxsize=512)
 def qr_svg(url, title):
-    """Return the URL as an inline SVG QR code, dark on white whatever the page's colours."""
+    """Return the URL as an inline SVG QR code, dark on white whatever the page's colours.
+
+    Drawn once per link and title in each worker: a QR code is the slowest part of a page.
+    """
     qr = segno.make(url, error="m")
     modules, _height = qr.symbol_size(scale=1)
     pixels = max(3, QR_PIXELS // modules) * modules

@@ -1,19 +1,37 @@
-"""Keep every open game page up to date: it polls, and hears 304 while nothing changed.
+"""Keep every open game page up to date, and bring what it leaves out of a long game.
 
-The page sends the ETag of what it shows in ``If-None-Match`` (set by ``hx-headers``), so
-an unchanged game costs one small query and no rendering.
+The page polls, sending the ETag of what it shows in ``If-None-Match`` (set by
+``hx-headers``): an unchanged game costs one read of its version by primary key, and no
+loading of the game, templates or translations. A changed one is rendered once per
+version, language and rights (scorekeeper/web/cache.py) for every phone that follows it.
+
+The live page shows the last deals and the last changes; the earlier deals load on
+demand, a batch at a time, and the whole change log has its own page.
 """
 
 import json
 
-from flask import Blueprint, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from markupsafe import Markup
 from werkzeug.http import quote_etag
 
 from scorekeeper.store.lookup import game_or_404
-from scorekeeper.web import errors, keyring
-from scorekeeper.web.game_page import game_context
-from scorekeeper.web.htmx import wants_fragment
+from scorekeeper.web import cache, errors
+from scorekeeper.web.game_page import (
+    EARLIER_DEALS,
+    RECENT_DEALS,
+    game_context,
+    history,
+    next_deal_form,
+)
+from scorekeeper.web.htmx import render, wants_fragment
 
 bp = Blueprint("live", __name__)
 errors.register_game_errors(bp)
@@ -26,17 +44,52 @@ def poll(game_id):
     """Answer the poll of an open game page: 304 while nothing changed, else the new parts."""
     if not wants_fragment():
         return redirect(url_for("games.show", game_id=game_id), 303)
-    game = game_or_404(game_id, deals=False)
-    can_edit = keyring.can_edit(keyring.GAME_TOKENS, game)
-    etag = live_etag(game.version, can_edit)
+    version, can_edit = cache.version_and_rights(game_id)
+    etag = live_etag(version, can_edit)
     if request.if_none_match.contains(etag):
         return _live_headers(make_response("", 304), etag)
     # The page was an editor's and this browser's token no longer works: say so where
     # the deal form is, or its next save would silently fail.
     revoked = not can_edit and request.headers.get("If-None-Match", "").endswith('-e"')
-    context = game_context(game_or_404(game_id))
-    response = make_response(render_template("games/_live.html", revoked=revoked, **context))
-    return _live_headers(response, etag)
+
+    def render_live():
+        context = game_context(game_or_404(game_id))
+        form = next_deal_form(context)
+        page = render_template("games/_live.html", revoked=revoked, form=form, **context)
+        return _live_headers(make_response(page), live_etag(context["version"], can_edit))
+
+    return cache.page(cache.key("live", game_id, version, can_edit, revoked), render_live)
+
+
+@bp.get("/games/<game_id>/earlier")
+def earlier(game_id):
+    """Show the deals before `before` (else before the live page's), newest first.
+
+    htmx puts them in place of the history's "earlier deals" link; without JavaScript
+    they come as a page of their own.
+    """
+    version, can_edit = cache.version_and_rights(game_id)
+    before = request.args.get("before", type=int)
+
+    def render_earlier():
+        context = game_context(game_or_404(game_id))
+        deals = context["game"]["deals"]
+        end = len(deals) - RECENT_DEALS if before is None else min(before, len(deals) + 1) - 1
+        earlier_deals = deals[max(0, end - EARLIER_DEALS) : max(0, end)]
+        context["history"] = history(context["config"], earlier_deals)
+        return render("games/earlier.html", "games/_earlier.html", **context)
+
+    return cache.page(cache.key("earlier", game_id, version, can_edit), render_earlier)
+
+
+@bp.get("/games/<game_id>/changes")
+def changes(game_id):
+    """Show a game's whole change log."""
+    game = game_or_404(game_id, deals=True)
+    context = game_context(game)
+    context["changes"] = list(game.changes)
+    context["changes_total"] = len(context["changes"])
+    return render_template("games/changes.html", **context)
 
 
 def live_etag(version, can_edit):

@@ -44,7 +44,8 @@ def save(page, number):
 def test_six_handed_schmier_to_the_win_with_teams_as_rows(page, live_server):
     start(page, live_server, "Six-Handed Schmier", ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"], 5)
     assert board(page) == [("Ann & Di", 0), ("Bob & Ed", 0), ("Cy & Flo", 0)]
-    page.get_by_role("button", name="Thrown in").click()
+    page.locator("#flag-thrown_in summary").click()
+    page.get_by_role("button", name="Yes, save deal 1 as: Thrown in").click()
     wait_for(page, "Deal 1 thrown in")
     expect(page.get_by_role("region", name="Scoreboard")).to_contain_text("Ann deals next")
     tap(page, [("Bidder", "Bob"), ("Bid", "4"), ("Trump", "hearts"), ("High", "Bob"),
@@ -68,7 +69,8 @@ def test_shmear_play_at_2_a_forfeit_and_a_moon_that_wins(page, live_server):
     assert board(page) == [("Ann", 3), ("Bob", 0), ("Cy", 0)]
     check_axe(page)
     # Bob deals, everyone passes, and he forfeits (already at 0: he stays there).
-    page.get_by_role("button", name="Everyone passed and the dealer forfeited").click()
+    page.locator("#flag-forfeit summary").click()
+    page.get_by_role("button", name="Yes, save deal 2 as: Everyone passed and the dealer").click()
     expect(page.locator("#deal-2")).to_contain_text(
         "Everyone passed and Bob, the dealer, forfeited."
     )

@@ -38,10 +38,24 @@ def group(page, name):
     return page.get_by_role("group", name=name, exact=True)
 
 
+def choice(page, legend, option):
+    """Return a choice of a group: a chip named by its label, or a points-grid cell named
+    by its row and column ("High: Di")."""
+    chips = group(page, legend).get_by_role("radio", name=option, exact=True)
+    cell = group(page, legend).get_by_role("radio", name=f"{legend}: {option}", exact=True)
+    return chips.or_(cell)
+
+
 def tap(page, choices):
     """Tap each choice's big button, as a player would (one tap each)."""
     for legend, option in choices:
-        group(page, legend).get_by_role("radio", name=option, exact=True).click()
+        choice(page, legend, option).click()
+
+
+def pass_all(page, number):
+    """Save the deal as thrown in: open "Everyone passed…", then confirm."""
+    page.locator("#flag-thrown_in summary").click()
+    page.get_by_role("button", name=f"Yes, save deal {number} as: Everyone passed").click()
 
 
 def board(page):
@@ -118,14 +132,14 @@ def play_game(page, live_server, *, js):
     tap(page, DEAL_2_CARD)
     if js:
         # The form narrows itself: no bidder as partner, and High preset to the partner.
-        expect(group(page, "Partner").get_by_role("radio", name="Cy", exact=True)).to_be_hidden()
-        expect(group(page, "High").get_by_role("radio", name="Ed", exact=True)).to_be_checked()
+        expect(choice(page, "Partner", "Cy")).to_be_hidden()
+        expect(choice(page, "High", "Ed")).to_be_checked()
     tap(page, [("High", "Ann"), *DEAL_2_POINTS])
     page.get_by_role("button", name="Save deal").click()
     expect(group(page, "High")).to_contain_text("its holder is the partner and takes High")
     expect(group(page, "Joker")).to_contain_text("Every deal awards Joker")
-    expect(group(page, "High").get_by_role("radio", name="Ann", exact=True)).to_be_checked()
-    expect(group(page, "Partner").get_by_role("radio", name="Ed", exact=True)).to_be_checked()
+    expect(choice(page, "High", "Ann")).to_be_checked()
+    expect(choice(page, "Partner", "Ed")).to_be_checked()
     axe(page, js, dark=True)
     tap(page, [("High", "Ed"), ("Joker", "Ed")])
     page.get_by_role("button", name="Save deal").click()
@@ -147,13 +161,13 @@ def play_game(page, live_server, *, js):
     assert board(page) == [("Ann", 3), ("Bob", 5), ("Cy", 7), ("Di", 5), ("Ed", 7)]
 
     # Everyone passed; undo it (after confirming); everyone passes again.
-    page.get_by_role("button", name="Everyone passed").click()
+    pass_all(page, 3)
     wait_for(page, "Deal 3 thrown in")
     page.locator("#deal-3").get_by_text("Undo deal 3", exact=True).click()
     page.get_by_role("button", name="Yes, undo deal 3").click()
     wait_for(page, "Deal 3 undone.")
     expect(page.locator("#deal-3")).to_have_count(0)
-    page.get_by_role("button", name="Everyone passed").click()
+    pass_all(page, 3)
     wait_for(page, "Deal 3 thrown in")
 
     # Deal 4 with the Game counts typed in: Di and Bob reach 10, Di bid, Di wins.

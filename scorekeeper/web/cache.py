@@ -1,0 +1,116 @@
+"""Render what many phones ask for once per version: game pages, live parts, documents.
+
+Every key holds the game's version, the page's language and the viewer's rights, so a
+change never has to invalidate anything: the next request asks for a new key and the old
+entry ages out. The cache is each worker's memory by default, or Redis when
+``FLASK_CACHE_REDIS_URL`` is set (then several app instances share it).
+
+A page also carries what belongs to one browser: its CSRF token and its one-time
+messages. The token is rendered as a marker and put in on the way out, so one rendering
+serves every browser; a page with a one-time message waiting is rendered for that
+browser alone and not kept.
+"""
+
+import secrets
+from collections.abc import Callable
+
+from flask import Response, current_app, g, request, session
+from flask_babel import get_locale
+from flask_wtf.csrf import generate_csrf
+
+from scorekeeper.extensions import cache
+from scorekeeper.store import tokens
+from scorekeeper.store.lookup import stamp_or_404
+from scorekeeper.web import keyring
+from scorekeeper.web.htmx import wants_fragment
+
+CSRF_MARKER = "csrf" + secrets.token_hex(16)
+"""Stands for the CSRF token in a stored page (letters and digits: escaping leaves it be)."""
+
+KEPT_HEADERS = ("Content-Type", "Vary", "Cache-Control", "ETag")
+"""The headers a view sets that are stored with its page."""
+
+
+def version_and_rights(game_id):
+    """Return the game's version and whether this browser may edit it; one indexed read."""
+    version, token_hash = stamp_or_404(game_id)
+    return version, tokens.check_token(token_hash, keyring.token(keyring.GAME_TOKENS, game_id))
+
+
+def key(kind: str, game_id: str, version: int, can_edit: bool, *more: object) -> str:
+    """Return the cache key of one rendering of a game's part for this request.
+
+    Besides the game's version and the viewer's rights, a page depends on its language, the
+    address it was asked at (its links and the language chooser's return address), and on
+    whether htmx asked for a fragment.
+    """
+    parts = (
+        kind,
+        game_id,
+        version,
+        "e" if can_edit else "v",
+        get_locale(),
+        request.host,
+        request.full_path,
+        "f" if wants_fragment() else "p",
+        *more,
+    )
+    return "|".join(str(part) for part in parts)
+
+
+def page(cache_key: str, render: Callable[[], Response]) -> Response:
+    """Return the response for the key, rendering it with `render` only the first time."""
+    if session.get("_flashes"):
+        cache_key = ""  # a one-time message shows once, to this browser only
+    stored = cache.get(cache_key) if cache_key else None
+    if stored is None:
+        stored = _render(render)
+        if cache_key and stored["status"] == 200:
+            cache.set(cache_key, stored)
+    return _respond(stored)
+
+
+def document(cache_key: str, build: Callable[[], Response]) -> Response:
+    """Return a response without anything personal in it, built only the first time."""
+    stored = cache.get(cache_key)
+    if stored is None:
+        response = build()
+        stored = _stored(response)
+        if response.status_code == 200:
+            cache.set(cache_key, stored)
+    return _respond(stored)
+
+
+def _render(render: Callable[[], Response]) -> dict:
+    """Render with the CSRF marker in place of this browser's token; return what to keep."""
+    # Flask-WTF keeps the request's token in g: every form and csrf_token() read it there.
+    g.csrf_token = CSRF_MARKER
+    try:
+        response = render()
+    finally:
+        g.pop("csrf_token", None)
+    return _stored(response)
+
+
+def _stored(response: Response) -> dict:
+    return {
+        "body": response.get_data(),
+        "status": response.status_code,
+        "headers": [(k, v) for k, v in response.headers.items() if k in KEPT_HEADERS],
+        # The edit link in the page: the response must not be stored anywhere else.
+        "carries_token": bool(g.get("carries_token")),
+    }
+
+
+def _respond(stored: dict) -> Response:
+    """Build the response from what was stored, with this browser's CSRF token put in."""
+    body = stored["body"]
+    marker = CSRF_MARKER.encode()
+    if marker in body:
+        body = body.replace(marker, generate_csrf().encode())
+    response = current_app.response_class(body, status=stored["status"])
+    for name, value in stored["headers"]:
+        response.headers[name] = value
+    if stored["carries_token"]:
+        g.carries_token = True
+    return response

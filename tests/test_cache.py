@@ -1,0 +1,258 @@
+"""Pages, live parts and documents rendered once per version: never stale, never shared wrongly.
+
+Also the long game's page: the recent deals, the earlier ones on demand, the change log's
+last entries with a page for all of them.
+"""
+
+import gzip
+import re
+
+from sqlalchemy import event
+
+from bench.deals import entry
+from scorekeeper.extensions import db
+from scorekeeper.web import links
+from scorekeeper.web.game_page import EARLIER_DEALS, RECENT_CHANGES, RECENT_DEALS
+from tests.conftest import FIVE
+
+HX = {"HX-Request": "true"}
+
+
+def csrf(response):
+    return re.search(r'"X-CSRFToken": "([^"]+)"', response.text).group(1)
+
+
+def play(api, deals, **settings):
+    """Create a game (target 999) and store `deals` deals; return its document."""
+    game = api.create(target=999, **settings)
+    for number in range(1, deals + 1):
+        api.add(game, entry(number))
+    return game
+
+
+def edit(app, game):
+    """Return a client that opened the game's edit link (so it may edit)."""
+    phone = app.test_client()
+    assert phone.get(f"/games/{game['id']}/edit/{game['edit_token']}").status_code == 303
+    phone.get(f"/games/{game['id']}")  # reads the one-time "can now enter deals" message
+    return phone
+
+
+def shown_deals(html):
+    return [int(n) for n in re.findall(r'<li id="deal-(\d+)"', html)]
+
+
+# --- never stale ---------------------------------------------------------------------
+
+
+def test_a_cached_game_page_shows_a_new_deal_at_once(app, api):
+    game = play(api, 2)
+    viewer = app.test_client()
+    before = viewer.get(f"/games/{game['id']}")
+    assert shown_deals(before.text) == [2, 1]
+    assert viewer.get(f"/games/{game['id']}").text == before.text  # the stored page
+    api.add(game, entry(3))
+    after = viewer.get(f"/games/{game['id']}")
+    assert shown_deals(after.text) == [3, 2, 1]
+
+
+def test_a_corrected_or_undone_deal_shows_at_once_on_page_poll_and_api(app, api, client):
+    game = play(api, 3)
+    viewer = app.test_client()
+    page = viewer.get(f"/games/{game['id']}").text
+    document = api.game(game)
+    etag = re.search(r"If-None-Match&#34;: &#34;\\&#34;([^\\]+)\\&#34;", page).group(1)
+    poll = {**HX, "If-None-Match": f'"{etag}"'}
+    assert viewer.get(f"/games/{game['id']}/live", headers=poll).status_code == 304
+
+    corrected = {**entry(2), "bid": 4}
+    assert api.put(game, 2, corrected).status_code == 200
+    assert api.game(game)["deals"][1]["bid"] == 4 != document["deals"][1]["bid"]
+    live = viewer.get(f"/games/{game['id']}/live", headers=poll)
+    assert live.status_code == 200
+    assert "Correct" not in live.text  # a viewer's rows
+    assert viewer.get(f"/games/{game['id']}").text != page
+
+    assert api.delete(game, 3).status_code == 204
+    assert len(api.game(game)["deals"]) == 2
+    assert shown_deals(viewer.get(f"/games/{game['id']}").text) == [2, 1]
+    assert shown_deals(viewer.get(f"/games/{game['id']}/live", headers=poll).text) == [2, 1]
+
+
+def test_a_new_edit_link_is_seen_at_once_by_the_phone_it_revokes(app, api):
+    game = play(api, 1)
+    phone = edit(app, game)
+    assert 'id="deal-entry"' in phone.get(f"/games/{game['id']}").text
+    other = edit(app, game)
+    page = other.get(f"/games/{game['id']}")
+    rotated = other.post(f"/games/{game['id']}/edit-link", data={"csrf_token": csrf(page)})
+    assert rotated.status_code == 303
+    again = phone.get(f"/games/{game['id']}").text
+    assert 'id="deal-entry"' not in again
+    assert "You are viewing this game" in again
+
+
+# --- never shared wrongly -------------------------------------------------------------
+
+
+def test_editors_and_viewers_get_their_own_page_of_the_same_version(app, api):
+    game = play(api, 1)
+    editor = edit(app, game)
+    viewer = app.test_client()
+    editing = editor.get(f"/games/{game['id']}").text
+    viewing = viewer.get(f"/games/{game['id']}").text
+    assert 'id="deal-entry"' in editing and "Undo deal 1" in editing
+    assert game["edit_token"] in editing  # the edit link, for the editor only
+    assert 'id="deal-entry"' not in viewing and "Undo deal 1" not in viewing
+    assert game["edit_token"] not in viewing
+    assert "You are viewing this game" in viewing
+    # And the other way round, the viewer first.
+    api.add(game, entry(2))
+    assert game["edit_token"] not in viewer.get(f"/games/{game['id']}").text
+    assert game["edit_token"] in editor.get(f"/games/{game['id']}").text
+
+
+def test_each_language_gets_its_own_page(app, api):
+    game = play(api, 1)
+    english = app.test_client().get(f"/games/{game['id']}")
+    german = app.test_client().get(f"/games/{game['id']}", headers={"Accept-Language": "de"})
+    french = app.test_client()
+    french.get("/language/fr?next=/")
+    assert '<html lang="en">' in english.text
+    assert '<html lang="de">' in german.text and "Accept-Language" in german.headers["Vary"]
+    assert '<html lang="fr">' in french.get(f"/games/{game['id']}").text
+    assert '<html lang="en">' in app.test_client().get(f"/games/{game['id']}").text
+
+
+def test_every_browser_gets_its_own_csrf_token_and_can_post_with_it(app, api):
+    game = play(api, 1)
+    first, second = edit(app, game), edit(app, game)
+    one = first.get(f"/games/{game['id']}")
+    two = second.get(f"/games/{game['id']}")
+    assert csrf(one) != csrf(two)
+    for page in (one, two):
+        tokens = set(re.findall(r'name="csrf_token" type="hidden" value="([^"]+)"', page.text))
+        tokens |= set(re.findall(r'name="csrf_token" value="([^"]+)"', page.text))
+        assert tokens == {csrf(page)}
+    undo = second.post(f"/games/{game['id']}/deals/1/undo", data={"csrf_token": csrf(two)})
+    assert undo.status_code == 303
+    assert shown_deals(first.get(f"/games/{game['id']}").text) == []
+
+
+def test_a_one_time_message_shows_once_and_never_to_another_browser(app, api):
+    game = play(api, 1)
+    phone = app.test_client()
+    joined = phone.get(f"/games/{game['id']}/edit/{game['edit_token']}", follow_redirects=True)
+    assert "This device can now enter and correct deals." in joined.text
+    assert "This device can now" not in phone.get(f"/games/{game['id']}").text
+    other = app.test_client()
+    other.get(f"/games/{game['id']}/edit/{game['edit_token']}")
+    assert "This device can now" not in edit(app, game).get(f"/games/{game['id']}").text
+
+
+def test_the_api_document_follows_every_change(api):
+    game = play(api, 2)
+    assert len(api.game(game)["deals"]) == 2
+    api.add(game, entry(3))
+    assert [d["number"] for d in api.game(game)["deals"]] == [1, 2, 3]
+    assert api.client.get("/api/v1/games/nosuchgame").status_code == 404
+
+
+# --- cheap when nothing changed -------------------------------------------------------
+
+
+def test_an_unchanged_poll_reads_only_the_games_version(app, api):
+    game = play(api, 3)
+    viewer = app.test_client()
+    viewer.get(f"/games/{game['id']}")
+    statements = []
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    headers = {**HX, "If-None-Match": '"4-v"'}
+    response = viewer.get(f"/games/{game['id']}/live", headers=headers)
+    assert response.status_code == 304
+    assert len(statements) == 1 and "version" in statements[0]
+
+
+def test_pages_are_compressed_for_browsers_that_accept_it(client, api):
+    game = play(api, 2)
+    response = client.get(f"/games/{game['id']}", headers={"Accept-Encoding": "gzip"})
+    assert response.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in response.headers["Vary"]
+    assert b"Deal 2" in gzip.decompress(response.data)
+    assert "Content-Encoding" not in client.get(f"/games/{game['id']}").headers
+
+
+def test_a_qr_code_is_drawn_once_per_link(client, api):
+    game = play(api, 0)
+    links.qr_svg.cache_clear()
+    client.get(f"/games/{game['id']}")
+    client.get(f"/games/{game['id']}?again")
+    info = links.qr_svg.cache_info()
+    assert info.misses == 1 and info.hits >= 1
+
+
+# --- a long game ----------------------------------------------------------------------
+
+
+def test_the_live_page_shows_the_recent_deals_and_loads_earlier_ones_on_demand(app, api):
+    total = RECENT_DEALS + EARLIER_DEALS + 5
+    game = play(api, total)
+    viewer = app.test_client()
+    page = viewer.get(f"/games/{game['id']}").text
+    assert shown_deals(page) == list(range(total, total - RECENT_DEALS, -1))
+    first_shown = total - RECENT_DEALS + 1
+    link = f"/games/{game['id']}/earlier?before={first_shown}"
+    assert f'href="{link}"' in page and f'hx-get="{link}"' in page
+    assert f"Show the {first_shown - 1} earlier deals" in page
+
+    # htmx puts the next batch in place of the link, with a link to the rest.
+    batch = viewer.get(link, headers=HX)
+    assert batch.status_code == 200 and "<html" not in batch.text
+    assert shown_deals(batch.text) == list(range(first_shown - 1, 5, -1))
+    rest = f"/games/{game['id']}/earlier?before=6"
+    assert f'hx-get="{rest}"' in batch.text
+    last = viewer.get(rest, headers=HX)
+    assert shown_deals(last.text) == [5, 4, 3, 2, 1]
+    assert "earlier" not in last.text
+
+    # Without JavaScript the same link is a page of its own.
+    whole = viewer.get(link)
+    assert "<html" in whole.text and "Deals 6 to 30" in whole.text
+    assert shown_deals(whole.text) == list(range(30, 5, -1))
+
+
+def test_a_short_game_shows_every_deal_without_an_earlier_link(client, api):
+    game = play(api, RECENT_DEALS)
+    page = client.get(f"/games/{game['id']}").text
+    assert shown_deals(page) == list(range(RECENT_DEALS, 0, -1))
+    assert "earlier deals" not in page
+    nothing = client.get(f"/games/{game['id']}/earlier")
+    assert nothing.status_code == 200 and "The game page shows every deal" in nothing.text
+
+
+def test_the_score_sheet_still_shows_every_deal(client, api):
+    game = play(api, RECENT_DEALS + 3)
+    sheet = client.get(f"/games/{game['id']}/sheet").text
+    for number in range(1, RECENT_DEALS + 4):
+        assert f">{number}<" in sheet
+
+
+def test_the_change_log_shows_the_last_changes_and_links_to_all(client, api):
+    game = play(api, RECENT_CHANGES + 2)
+    page = client.get(f"/games/{game['id']}").text
+    log = page[page.index('id="change-log"') :]
+    assert log.count('class="change change-') == RECENT_CHANGES
+    assert f"{RECENT_CHANGES + 2} changes" in log
+    assert f"Deal {RECENT_CHANGES + 2} entered" in log and "Deal 2 entered" not in log
+    everything = client.get(f"/games/{game['id']}/changes").text
+    assert everything.count('class="change change-') == RECENT_CHANGES + 2
+    assert "Deal 1 entered" in everything
+
+
+def test_players_names_stay_escaped_in_earlier_deals(client, api):
+    names = ["<b>Ann</b>", *FIVE[1:]]
+    game = play(api, RECENT_DEALS + 2, players=names)
+    batch = client.get(f"/games/{game['id']}/earlier", headers=HX).text
+    assert "<b>Ann</b>" not in batch and "&lt;b&gt;Ann&lt;/b&gt;" in batch
