@@ -157,6 +157,10 @@ class Ruleset(ABC):
             for seat in range(config.seats)
         )
 
+    def win_detail(self, bidder: int | None, partner: int | None, moon: bool) -> Mapping[str, Any]:
+        """Return the detail of a stand-in deal that this win check reads (the settler's)."""
+        return FrozenMap(bidder=bidder, partner=partner)
+
     def player_extras(
         self, config: GameConfig, results: Sequence[DealResult]
     ) -> tuple[Mapping[str, Any], ...]:

@@ -15,7 +15,6 @@ from scorekeeper.engine.frozen import freeze
 from scorekeeper.engine.messages import Message, msg
 from scorekeeper.engine.results import DealKind, DealResult
 from scorekeeper.engine.ruleset import GameConfig
-from scorekeeper.engine.rulesets.shmear import MOON
 
 
 def unused(fact: WinFact, game: str) -> Message:
@@ -119,5 +118,5 @@ def stand_in_deal(
         made=True,
         deltas=tuple(end - begin for end, begin in zip(scores, start, strict=True)),
         scores=tuple(scores),
-        detail=freeze({"bidder": bidder, "partner": partner, "bid": MOON if moon else None}),
+        detail=freeze(dict(config.ruleset.win_detail(bidder, partner, moon))),
     )

@@ -200,6 +200,10 @@ class ShmearFamily(Ruleset):
         Statistic("forfeit", msg("Forfeits")),
     )
 
+    def win_detail(self, bidder: int | None, partner: int | None, moon: bool) -> Mapping[str, Any]:
+        """Return a stand-in deal's detail: a moon is the bid the win check looks for."""
+        return FrozenMap(bidder=bidder, partner=partner, bid=MOON if moon else None)
+
     # -- sides -------------------------------------------------------------------------
 
     def score_sides(self, config: GameConfig) -> tuple[tuple[int, ...], ...]:
