@@ -101,6 +101,12 @@ def _serve(database: str, log: Path) -> Iterator[Server]:
         "5",
         "scorekeeper:create_app()",
     ]
+    yield from run_gunicorn(command, env, log)
+
+
+def run_gunicorn(command: list[str], env: dict[str, str], log: Path) -> Iterator[Server]:
+    """Start gunicorn with `command`, yield it once it answers, and always stop it."""
+    port = int(command[command.index("--bind") + 1].rsplit(":", 1)[1])
     with log.open("wb") as output:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
     try:

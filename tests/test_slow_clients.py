@@ -7,9 +7,7 @@ body held both sync workers for 30 s. With threaded workers they hold two thread
 from __future__ import annotations
 
 import os
-import signal
 import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -18,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_concurrency import ROOT, Server, free_port
+from tests.test_concurrency import ROOT, Server, free_port, run_gunicorn
 
 ANSWER_WITHIN = 3.0  # seconds; a stalled worker would hold for the whole 30 s timeout
 
@@ -44,29 +42,7 @@ def served(database: str) -> Iterator[Server]:
         "scorekeeper:create_app()",
     ]
     with tempfile.TemporaryDirectory(prefix="sk_test_gunicorn_") as folder:
-        log = Path(folder) / "gunicorn.log"
-        with log.open("wb") as output:
-            process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
-        try:
-            server = Server(port)
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    if server.request("GET", "/api/v1/rulesets")[0] == 200:
-                        break
-                except OSError:
-                    pass
-                if process.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"gunicorn did not start:\n{log.read_text()[-3000:]}")
-                time.sleep(0.1)
-            yield server
-        finally:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=5)
+        yield from run_gunicorn(command, env, Path(folder) / "gunicorn.log")
 
 
 def stalled_client(port: int) -> socket.socket:
