@@ -86,7 +86,14 @@ def main() -> None:
 
 def _build(url: str) -> dict[str, tuple[str, int]]:
     """Play games of 25, 30 and 300 deals through the API; return id and version of each."""
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "TESTING": True})
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": url,
+            "SECRET_KEY": "bench",
+            "TESTING": True,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
     made = {}
     with app.app_context():
         from flask_migrate import upgrade
