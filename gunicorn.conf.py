@@ -1,20 +1,25 @@
 """How gunicorn serves the app, for the Procfile and `make serve` alike.
 
-Threaded workers: a client that sends its request slowly (or stops halfway through a
-body) holds one thread until the timeout, never a whole worker, so the phones at the
-table are still answered. GUNICORN_WORKERS and GUNICORN_THREADS override the counts.
+gevent workers: each connection is a greenlet, so one worker holds thousands of open
+connections at little cost. The phones following a game live each keep a stream open
+(scorekeeper/web/live.py), and a client that sends its request slowly (or stops halfway
+through a body) holds only its own greenlet until the timeout, never a whole worker.
+psycopg cooperates with gevent by itself. GUNICORN_WORKERS and GUNICORN_CONNECTIONS
+override the counts.
 """
 
 import os
 
-worker_class = "gthread"
+worker_class = "gevent"
 workers = int(os.environ.get("GUNICORN_WORKERS", "2"))
-threads = int(os.environ.get("GUNICORN_THREADS", "8"))
-# A request (body included) that takes longer than this is dropped; an import of the
-# largest file accepted takes a few seconds.
+# Open connections per worker: the live streams of a few thousand phones, and their polls.
+worker_connections = int(os.environ.get("GUNICORN_CONNECTIONS", "5000"))
+# A worker that stops answering its master this long is restarted; the live streams are
+# idle connections and do not count against it.
 timeout = 30
 graceful_timeout = 10
-# Phones poll every 2 s: keep their connections open a little longer than that.
+# Phones poll every 2 s while their stream is down: keep their connections open a little
+# longer than that.
 keepalive = 5
 # Request heads: small, like every body but an import.
 limit_request_line = 4094
