@@ -45,11 +45,13 @@ def register_extensions(app):
     from scorekeeper.store import (
         models,  # noqa: F401  (models must be known to migrations)
         sqlite,
+        versions,
     )
     from scorekeeper.web import i18n
 
     db.init_app(app)
     sqlite.init_app(app)
+    versions.init_app(app)
     migrate.init_app(app, db, directory=str(Path(app.root_path).parent / "migrations"))
     csrf.init_app(app)
     babel.init_app(app, locale_selector=i18n.select_locale)
@@ -82,11 +84,12 @@ def register_error_pages(app):
 
 def register_page_helpers(app):
     """Give the templates their helpers and every response its security headers."""
-    from scorekeeper.web import changes, charts, security
+    from scorekeeper.web import changes, charts, live, security
 
     changes.init_app(app)
     charts.init_app(app)
     security.init_app(app)
+    live.init_app(app)
 
 
 def register_commands(app):

@@ -27,6 +27,8 @@ DEFAULTS = {
     "RATELIMIT_CREATE": "30 per minute;300 per day",
     "RATELIMIT_CHANGES": "60 per minute",
     "BABEL_TRANSLATION_DIRECTORIES": str(Path(__file__).parent / "translations"),
+    # A phone following a game live holds a stream open this long, then opens a new one.
+    "LIVE_STREAM_SECONDS": 300,
     # Rendered pages and documents, keyed by the game's version (scorekeeper/web/cache.py):
     # in each worker's memory, or in Redis when FLASK_CACHE_REDIS_URL is set.
     "CACHE_TYPE": "SimpleCache",

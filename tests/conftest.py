@@ -177,6 +177,7 @@ def app(database: str):
         db.session.commit()
         db.session.remove()
     yield app
+    app.extensions["scorekeeper.versions"].stop()
     with app.app_context():
         db.session.remove()
         db.engine.dispose()

@@ -228,7 +228,7 @@ def test_page_scoreboard_polls_with_the_etag_of_what_it_shows(viewer, game):
     body = page(viewer, game["id"])
     tag = re.search(r'<section id="scoreboard"[^>]*>', body).group(0)
     assert f'hx-get="/games/{game["id"]}/live"' in tag
-    assert 'hx-trigger="every 2s"' in tag
+    assert 'hx-trigger="every 2s, live"' in tag
     assert poll_etag(body) == '"1-v"'
 
 

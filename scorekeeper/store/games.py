@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, func, inspect, select, update
+from sqlalchemy import Engine, bindparam, func, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -93,15 +93,16 @@ def get_game(game_id: str, *, deals: bool = True) -> Game | None:
     return db.session.scalars(query.execution_options(populate_existing=True)).first()
 
 
-def get_stamp(game_id: str) -> tuple[int, str] | None:
+def get_stamp(game_id: str, engine: Engine | None = None) -> tuple[int, str] | None:
     """Return the game's version and edit token hash, or None: one read by primary key.
 
     Enough to tell whether anything changed since a version was shown, and who may edit.
+    `engine` serves a caller outside the app's context (the app's engine by default).
     """
     if not GAME_ID.fullmatch(game_id):
         return None
     # A connection of its own, not the ORM session's: the read costs half as much.
-    with db.engine.connect() as connection:
+    with (engine or db.engine).connect() as connection:
         row = connection.execute(_STAMP, {"id": game_id}).first()
     return None if row is None else (row.version, row.edit_token_hash)
 

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
+    DDL,
     JSON,
     Boolean,
     CheckConstraint,
@@ -17,6 +18,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    event,
     false,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -102,6 +104,32 @@ class Game(Model):
 
     def __repr__(self) -> str:
         return f"<Game {self.id} {self.ruleset} v{self.version}>"
+
+
+VERSION_CHANNEL = "game_versions"
+"""The PostgreSQL notification channel on which every saved version is announced."""
+
+NOTIFY_VERSIONS = (
+    DDL(
+        f"""CREATE OR REPLACE FUNCTION notify_game_version() RETURNS trigger AS $$
+BEGIN
+    PERFORM pg_notify('{VERSION_CHANNEL}', NEW.id || ' ' || NEW.version);
+    RETURN NULL;
+END
+$$ LANGUAGE plpgsql"""
+    ),
+    DDL(
+        """CREATE TRIGGER games_notify_version AFTER UPDATE OF version ON games
+FOR EACH ROW WHEN (OLD.version IS DISTINCT FROM NEW.version)
+EXECUTE FUNCTION notify_game_version()"""
+    ),
+)
+"""On PostgreSQL, announce ``'<game id> <version>'`` when a change to a game commits, from
+whichever app instance saved it (scorekeeper/store/versions.py listens). A migration adds
+it to a migrated database, and these listeners to one made by ``create_all``."""
+
+for _statement in NOTIFY_VERSIONS:
+    event.listen(Game.__table__, "after_create", _statement.execute_if(dialect="postgresql"))
 
 
 class Player(Model):

@@ -7,6 +7,8 @@ so every question "may this browser edit?" asks the store again.
 """
 
 import secrets
+from collections.abc import Mapping
+from typing import Any
 
 from flask import request, session
 
@@ -22,9 +24,13 @@ TABLE_TOKENS = "table_edit"
 RECENT_TABLES = "recent_tables"
 
 
-def token(key: str, item_id: str) -> str | None:
-    """Return the edit token this browser holds for the item, if any."""
-    return session.get(key, {}).get(item_id)
+def token(key: str, item_id: str, held_in: Mapping[str, Any] | None = None) -> str | None:
+    """Return the edit token this browser holds for the item, if any.
+
+    `held_in` is the session's content when it was read outside a request (the live polls').
+    """
+    tokens_held = (session if held_in is None else held_in).get(key)
+    return tokens_held.get(item_id) if isinstance(tokens_held, dict) else None
 
 
 def held(key: str) -> dict[str, str]:

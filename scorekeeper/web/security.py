@@ -45,17 +45,24 @@ def _check_page_body():
         bodies.refuse_oversized_body()
 
 
+def headers(config) -> list[tuple[str, str]]:
+    """Return the security headers every response carries under these settings."""
+    chosen = [
+        ("Content-Security-Policy", content_security_policy(config.get("HTMX_LOCAL_ONLY", False))),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+        ("X-Frame-Options", "DENY"),
+    ]
+    if config.get("PREFERRED_URL_SCHEME") == "https":
+        # Served over HTTPS: browsers keep to it for a year, even when a link says http.
+        chosen.append(("Strict-Transport-Security", f"max-age={HSTS_SECONDS}"))
+    return chosen
+
+
 def _add_headers(response):
     """Set the headers without overriding any a view chose itself."""
-    headers = response.headers
-    local_only = current_app.config.get("HTMX_LOCAL_ONLY", False)
-    headers.setdefault("Content-Security-Policy", content_security_policy(local_only))
-    headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("Referrer-Policy", "no-referrer")
-    headers.setdefault("X-Frame-Options", "DENY")
-    if current_app.config.get("PREFERRED_URL_SCHEME") == "https":
-        # Served over HTTPS: browsers keep to it for a year, even when a link says http.
-        headers.setdefault("Strict-Transport-Security", f"max-age={HSTS_SECONDS}")
+    for name, value in headers(current_app.config):
+        response.headers.setdefault(name, value)
     return response
 
 

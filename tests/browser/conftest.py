@@ -52,6 +52,7 @@ def live_app(tmp_path_factory):
     with app.app_context():
         db.create_all()
     yield app
+    app.extensions["scorekeeper.versions"].stop()
     with app.app_context():
         db.engine.dispose()
 

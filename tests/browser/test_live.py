@@ -75,14 +75,15 @@ def test_deal_saved_with_the_edit_link_appears_on_the_view_link_within_3_seconds
     game = new_game(live_server)
     game_url = f"{live_server}/games/{game['id']}"
 
-    viewer.goto(game_url)
-    viewer.evaluate("window.__samePage = true")
     polls = []
     viewer.on("response", lambda r: polls.append(r.status) if r.url.endswith("/live") else None)
-    # An unchanged game: the view phone's polls are answered 304 and nothing is swapped.
-    viewer.wait_for_event(
-        "response", lambda r: r.url.endswith("/live") and r.status == 304, timeout=5000
-    )
+    viewer.goto(game_url)
+    viewer.evaluate("window.__samePage = true")
+    # The view phone follows the game on its stream; while it is open, the scoreboard's
+    # 2-second poll stands down: an unchanged game costs no request at all.
+    expect(viewer.locator("html")).to_have_attribute("data-stream", "open")
+    viewer.wait_for_timeout(2500)
+    assert polls == []
 
     viewer.locator("#change-log summary").click()  # the reader opened the change log
 
@@ -101,7 +102,7 @@ def test_deal_saved_with_the_edit_link_appears_on_the_view_link_within_3_seconds
     assert scores(viewer) == scores(editor) == ["2", "4", "2", "4", "2"]
     expect(viewer.locator("#history")).to_contain_text("Deal 1")
     expect(viewer.get_by_text("Deal 1 entered")).to_be_visible()  # still open
-    assert 200 in polls and 304 in polls, polls
+    assert polls == [200], polls  # the stream told of deal 1: one request brought it
 
     # The view phone has no way to change anything …
     assert viewer.locator("form").count() == 0
@@ -124,6 +125,32 @@ def test_deal_saved_with_the_edit_link_appears_on_the_view_link_within_3_seconds
     pass_all(editor, 2)
     expect(viewer.locator("#history")).to_contain_text("Deal 2", timeout=LIVE_WITHIN * 1000)
     expect(viewer.locator("#why-1")).to_have_attribute("open", "")
+
+
+def test_without_a_stream_the_page_polls_and_still_shows_a_deal_within_3_seconds(
+    browser, live_server
+):
+    """A browser without EventSource (or behind a proxy that holds the stream) polls."""
+    context = browser.new_context(viewport=PHONE)
+    context.add_init_script("delete window.EventSource")
+    viewer = context.new_page()
+    try:
+        game = new_game(live_server)
+        polls = []
+        viewer.on("response", lambda r: r.url.endswith("/live") and polls.append(r.status))
+        viewer.goto(f"{live_server}/games/{game['id']}")
+        # An unchanged game: the polls are answered 304 and nothing is swapped.
+        viewer.wait_for_event(
+            "response", lambda r: r.url.endswith("/live") and r.status == 304, timeout=5000
+        )
+        assert viewer.locator("html").get_attribute("data-stream") is None
+        api(live_server, f"/api/v1/games/{game['id']}/deals", DEAL_1_API, game["edit_token"])
+        started = time.monotonic()
+        expect(viewer.locator("#scoreboard")).to_contain_text("Deal 1:", timeout=3000)
+        assert time.monotonic() - started < LIVE_WITHIN
+        assert 304 in polls and 200 in polls, polls
+    finally:
+        context.close()
 
 
 def test_phone_entering_the_same_deal_keeps_its_taps_and_is_told(phones, live_server):
