@@ -6,8 +6,9 @@
 A new PostgreSQL database is made for the run (and dropped after it), the tables' games
 are started in it, and the app is served by gunicorn as the Procfile serves it
 (gunicorn.conf.py when the project has one, else two workers). Locust then plays every
-table (bench/locustfile.py): 5 phones polling each game every 2 s and a scorekeeper
-saving a deal about once a minute, for a few minutes after every user has started.
+table (bench/locustfile.py): 5 phones following each game on its stream of versions, as
+the game page does, and a scorekeeper saving a deal about once a minute, for a few
+minutes after every user has started.
 
 It passes when nothing failed, deal posts answered within 100 ms at the 99th percentile,
 and every phone heard of every deal within 3 s of its being sent.
@@ -26,7 +27,7 @@ from pathlib import Path
 import psycopg
 from sqlalchemy import make_url
 
-from bench.locustfile import PHONES, SEEN
+from bench.locustfile import LIVE, PHONES, SEEN, STREAM
 from bench.throughput import ROOT, _serve
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -119,7 +120,7 @@ def _report(stats: dict, tables: int) -> list[str]:
     print()
     print(f"{tables} tables on PostgreSQL, {os.cpu_count()} cores (app and Locust on one machine)")
     print(f"{'':24}{'count':>8}{'failed':>8}{'median':>8}{'p95':>8}{'p99':>8}{'max':>8}  ms")
-    for name in ("poll", "post a deal", SEEN, "Aggregated"):
+    for name in (STREAM, LIVE, "post a deal", SEEN, "Aggregated"):
         row = stats.get(name)
         if row is None:
             continue

@@ -1,16 +1,19 @@
 """Locust's users for `make bench-load`: phones following games live, scorekeepers saving deals.
 
-Each table is one game in progress: PHONES phones poll its live address every 2 s, as
-the game page does, and one scorekeeper saves a deal through the API about once a
-minute. When a phone first hears of a deal, the time since the scorekeeper sent it is
-recorded as a request named "deal seen by a phone", so Locust's own statistics give its
-percentiles next to the posts' and polls'.
+Each table is one game in progress: PHONES phones follow it as the game page does, with
+its stream of versions open (/games/<id>/events), asking for the live parts once when the
+stream tells of a new version; and one scorekeeper saves a deal through the API about once
+a minute. When a phone has the live parts of a deal, the time since the scorekeeper sent
+it is recorded as a request named "deal seen by a phone", so Locust's own statistics give
+its percentiles next to the posts'. Opening a stream is recorded as "open the stream"
+(the time to its first event).
 
 bench/load.py writes the games to play (ids, edit tokens, versions) to the JSON file
 named by SCOREKEEPER_LOAD_GAMES and starts Locust; run alone it needs the same.
 """
 
 import functools
+import http.client
 import itertools
 import json
 import os
@@ -18,15 +21,17 @@ import random
 import re
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from locust import FastHttpUser, between, constant, events, task
 
 from bench.deals import entry
 
 PHONES = 5
-POLL_SECONDS = 2
 DEAL_SECONDS = 60
 SEEN = "deal seen by a phone"
+STREAM = "open the stream"
+LIVE = "live parts"
 
 SAVED: dict[str, dict[int, float]] = {}
 """When each game's versions were sent to be saved, by game id: what the phones compare with."""
@@ -41,49 +46,76 @@ def games() -> list[dict]:
     return json.loads(Path(os.environ["SCOREKEEPER_LOAD_GAMES"]).read_text())
 
 
+def record(name, started, exception=None, request_type="GET"):
+    """Put one timed step into Locust's statistics."""
+    events.request.fire(
+        request_type=request_type,
+        name=name,
+        response_time=(time.time() - started) * 1000,
+        response_length=0,
+        exception=exception,
+        context={},
+    )
+
+
 class Phone(FastHttpUser):
-    """A phone showing a game's page: it polls, and hears 304 until a deal is saved."""
+    """A phone showing a game's page: it holds the game's stream open and fetches each deal."""
 
     weight = PHONES
-    wait_time = constant(POLL_SECONDS)
+    wait_time = constant(1)  # before opening the stream again, as the page's retry does
 
     def on_start(self):
         game = games()[next(_phones) // PHONES % len(games())]
         self.game_id = game["id"]
         self.version = game["version"]
-        # Phones opened their pages at different moments: spread the first polls.
-        time.sleep(random.uniform(0, POLL_SECONDS))
 
     @task
-    def poll(self):
+    def follow(self):
+        """Hold the stream open until the server ends it; fetch the live parts on each event."""
+        address = urlsplit(self.host)
+        connection = http.client.HTTPConnection(address.hostname, address.port, timeout=90)
+        started = time.time()
+        try:
+            connection.request("GET", f"/games/{self.game_id}/events")
+            response = connection.getresponse()
+            if response.status != 200:
+                record(STREAM, started, RuntimeError(f"the stream answered {response.status}"))
+                return
+            first = True
+            for raw in response.fp:
+                line = raw.decode().strip()
+                if not line.startswith("data: "):
+                    continue
+                if first:
+                    record(STREAM, started)
+                    first = False
+                version = int(line.removeprefix("data: "))
+                if version > self.version:
+                    self.fetch(version)
+        except OSError as error:
+            record(STREAM, started, error)
+        finally:
+            connection.close()
+
+    def fetch(self, told):
+        """Ask for the live parts, as the page does when its stream tells of a version."""
         headers = {"HX-Request": "true", "If-None-Match": f'"{self.version}-v"'}
         with self.client.get(
-            f"/games/{self.game_id}/live", headers=headers, name="poll", catch_response=True
+            f"/games/{self.game_id}/live", headers=headers, name=LIVE, catch_response=True
         ) as response:
-            if response.status_code == 304:
-                response.success()
-                return
             if response.status_code != 200:
-                response.failure(f"poll answered {response.status_code}")
+                response.failure(f"the live parts answered {response.status_code}")
+                return
+            match = VERSION.match(response.headers.get("ETag", ""))
+            if not match or int(match.group(1)) < told:
+                response.failure("the live parts came without the version told")
                 return
             response.success()
-            match = VERSION.match(response.headers.get("ETag", ""))
-            if not match:
-                response.failure("a changed poll came without its version")
-                return
             version = int(match.group(1))
         sent = SAVED.get(self.game_id, {})
         for seen in range(self.version + 1, version + 1):
             if seen in sent:
-                lag = (time.time() - sent[seen]) * 1000
-                events.request.fire(
-                    request_type="SEEN",
-                    name=SEEN,
-                    response_time=lag,
-                    response_length=0,
-                    exception=None,
-                    context={},
-                )
+                record(SEEN, sent[seen], request_type="SEEN")
         self.version = version
 
 

@@ -6,6 +6,8 @@ last entries with a page for all of them.
 
 import gzip
 import re
+import threading
+import time
 
 from sqlalchemy import event
 
@@ -256,3 +258,46 @@ def test_players_names_stay_escaped_in_earlier_deals(client, api):
     game = play(api, RECENT_DEALS + 2, players=names)
     batch = client.get(f"/games/{game['id']}/earlier", headers=HX).text
     assert "<b>Ann</b>" not in batch and "&lt;b&gt;Ann&lt;/b&gt;" in batch
+
+
+def test_phones_asking_at_once_for_a_new_version_have_it_made_once(app):
+    """When a deal is saved every phone asks at once: one request makes it, the rest wait."""
+    from scorekeeper.web import cache
+
+    made = []
+    barrier = threading.Barrier(6)
+
+    def make():
+        made.append(1)
+        time.sleep(0.3)  # rendering takes a while: the others arrive meanwhile
+        return {"body": b"live parts", "status": 200, "headers": [], "carries_token": False}
+
+    def ask(results):
+        with app.app_context():
+            barrier.wait(timeout=5)
+            results.append(cache._kept("live|game|2", make)["body"])
+
+    results: list[bytes] = []
+    threads = [threading.Thread(target=ask, args=(results,)) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert results == [b"live parts"] * 6
+    assert made == [1]
+    assert cache._making == {}
+
+
+def test_an_answer_that_is_not_kept_is_made_again(app):
+    from scorekeeper.web import cache
+
+    made = []
+
+    def missing():
+        made.append(1)
+        return {"body": b"", "status": 404, "headers": [], "carries_token": False}
+
+    with app.app_context():
+        cache._kept("live|gone|1", missing)
+        cache._kept("live|gone|1", missing)
+    assert made == [1, 1]

@@ -12,6 +12,7 @@ browser alone and not kept.
 """
 
 import secrets
+import threading
 from collections.abc import Callable
 
 from flask import Response, current_app, g, request, session
@@ -61,24 +62,44 @@ def key(kind: str, game_id: str, version: int, can_edit: bool, *more: object) ->
 def page(cache_key: str, render: Callable[[], Response]) -> Response:
     """Return the response for the key, rendering it with `render` only the first time."""
     if session.get("_flashes"):
-        cache_key = ""  # a one-time message shows once, to this browser only
-    stored = cache.get(cache_key) if cache_key else None
-    if stored is None:
-        stored = _render(render)
-        if cache_key and stored["status"] == 200:
-            cache.set(cache_key, stored)
-    return _respond(stored)
+        return _respond(_render(render))  # a one-time message shows once, to this browser only
+    return _respond(_kept(cache_key, lambda: _render(render)))
 
 
 def document(cache_key: str, build: Callable[[], Response]) -> Response:
     """Return a response without anything personal in it, built only the first time."""
+    return _respond(_kept(cache_key, lambda: _stored(build())))
+
+
+def _kept(cache_key: str, make: Callable[[], dict]) -> dict:
+    """Return what is kept under the key, making it first if need be (a 200 is kept).
+
+    When a deal is saved, every phone following the game asks for the new version at
+    once: one request of this process makes it while the others wait for it, instead of
+    each making it again.
+    """
     stored = cache.get(cache_key)
-    if stored is None:
-        response = build()
-        stored = _stored(response)
-        if response.status_code == 200:
-            cache.set(cache_key, stored)
-    return _respond(stored)
+    if stored is not None:
+        return stored
+    with _making_lock:
+        making = _making.setdefault(cache_key, threading.Lock())
+    try:
+        with making:
+            stored = cache.get(cache_key)
+            if stored is None:
+                stored = make()
+                if stored["status"] == 200:
+                    cache.set(cache_key, stored)
+    finally:
+        with _making_lock:
+            if _making.get(cache_key) is making and not making.locked():
+                del _making[cache_key]
+    return stored
+
+
+_making: dict[str, threading.Lock] = {}
+"""A lock per key being made in this process (greenlets under gevent, else threads)."""
+_making_lock = threading.Lock()
 
 
 def _render(render: Callable[[], Response]) -> dict:
