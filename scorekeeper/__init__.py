@@ -55,6 +55,7 @@ def register_extensions(app):
     migrate.init_app(app, db, directory=str(Path(app.root_path).parent / "migrations"))
     csrf.init_app(app)
     babel.init_app(app, locale_selector=i18n.select_locale)
+    i18n.init_app(app)
     limiter.init_app(app)
     cache.init_app(app)
     compress.init_app(app)

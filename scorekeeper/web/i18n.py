@@ -8,13 +8,14 @@ from flask import (
     abort,
     current_app,
     g,
+    has_app_context,
     has_request_context,
     redirect,
     request,
     session,
     url_for,
 )
-from flask_babel import get_locale
+from flask_babel import get_domain, get_locale
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
@@ -39,6 +40,33 @@ LANGUAGES = {
 
 ALIASES = {"in": "id"}
 """Old codes some browsers still send, mapped to the code the catalogs use."""
+
+
+def init_app(app):
+    """Look up the page's catalog once per request in templates (see `translations`)."""
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda s: translations().ugettext(s),
+        ngettext=lambda s, p, n: translations().ungettext(s, p, n),
+        pgettext=lambda c, s: translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
+        newstyle=True,
+    )
+
+
+def translations():
+    """Return this request's catalog, as Flask-Babel chooses it, found once per request.
+
+    A game page translates several hundred phrases; Flask-Babel finds the catalog again
+    for each (its context, the locale, the cache), which made up a quarter of the time
+    to render the live parts. The language never changes within a request.
+    """
+    if not has_app_context():
+        return get_domain().get_translations()  # none chosen: the messages as written
+    try:
+        return g._page_translations
+    except AttributeError:
+        g._page_translations = found = get_domain().get_translations()
+        return found
 
 
 def select_locale():
@@ -137,7 +165,7 @@ def translate(value):
 
 def _lookup(template):
     """Return the catalog's text for an engine template (the template itself if none)."""
-    return _(template) if template else template
+    return translations().ugettext(template) if template else template
 
 
 def join_words(words):
