@@ -157,8 +157,13 @@ class _serve:
             "FLASK_SECRET_KEY": "bench",
             "WEB_CONCURRENCY": "2",
         }
+        # BENCH_SERVER_LOG=<file> keeps gunicorn's log (errors included) for a look after.
+        log = os.environ.get("BENCH_SERVER_LOG")
         self.process = subprocess.Popen(
-            [*command, self.wsgi], cwd=ROOT, env=env, stderr=subprocess.DEVNULL
+            [*command, self.wsgi],
+            cwd=ROOT,
+            env=env,
+            stderr=open(log, "ab") if log else subprocess.DEVNULL,
         )
         _wait_for(port)
         return Server(f"http://127.0.0.1:{port}", self.process.pid)

@@ -6,6 +6,7 @@ body held both sync workers for 30 s. With gevent workers they hold two greenlet
 
 from __future__ import annotations
 
+import gc
 import os
 import socket
 import sys
@@ -80,4 +81,17 @@ def test_procfile_and_make_serve_use_the_same_gunicorn_settings():
     exec((ROOT / "gunicorn.conf.py").read_text(), settings)
     # Greenlets: a stalled client, or a phone's open stream, holds one connection, not a worker.
     assert settings["worker_class"] == "gevent" and settings["worker_connections"] >= 1000
+
+
+def test_a_worker_collects_garbage_rarely_and_never_walks_the_app_it_started_with():
+    settings: dict = {}
+    exec((ROOT / "gunicorn.conf.py").read_text(), settings)
+    thresholds = gc.get_threshold()
+    try:
+        settings["post_worker_init"](None)
+        assert gc.get_threshold()[0] >= 10_000
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
     assert settings["timeout"] <= 60
