@@ -89,19 +89,25 @@ test: install-test browser
 	$(BIN)/python -m pytest
 
 # Speed and query-count targets: a late deal costs what an early one costs, the busiest
-# addresses as ratios to a bare Flask page under the same gunicorn (wrk), and a season of
-# 10,000 games keeps every page's statements fixed. BENCH_DATABASE=postgresql+psycopg://…
-# runs them on PostgreSQL instead of a temporary SQLite file. docs/performance.md has figures.
+# addresses as ratios to a bare Flask page under the same gunicorn (wrk), a season of
+# 10,000 games keeps every page's statements fixed, and TABLES tables (1,000 by default)
+# followed live by 5 phones each on PostgreSQL (Locust). BENCH_DATABASE=postgresql+psycopg://…
+# runs the first three on PostgreSQL instead of a temporary SQLite file. docs/performance.md
+# has the figures.
+TABLES ?= 1000
+MINUTES ?= 2
 bench: install-test /usr/bin/wrk
 	$(BIN)/python -m bench.deals $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
 	$(BIN)/python -m bench.throughput $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
 	$(BIN)/python -m bench $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
+	$(MAKE) --no-print-directory bench-load
 
-# Many tables at once on PostgreSQL with Locust: 5 phones following each game live and a
-# deal a minute per table. TABLES=1000 by default; BENCH_SERVER names another server.
-TABLES ?= 1000
+# The load test alone: TABLES tables on PostgreSQL with Locust, 5 phones following each game
+# on its stream and a deal a minute per table, MINUTES minutes after every user started.
+# BENCH_SERVER names another PostgreSQL server.
 bench-load: install-test
-	$(BIN)/python -m bench.load --tables $(TABLES) $(if $(BENCH_SERVER),--server $(BENCH_SERVER))
+	$(BIN)/python -m bench.load --tables $(TABLES) --minutes $(MINUTES) \
+		$(if $(BENCH_SERVER),--server $(BENCH_SERVER))
 
 /usr/bin/wrk:
 	apt-get update -qq
