@@ -301,3 +301,73 @@ def test_an_answer_that_is_not_kept_is_made_again(app):
         cache._kept("live|gone|1", missing)
         cache._kept("live|gone|1", missing)
     assert made == [1, 1]
+
+
+def kept_rows(app):
+    """Return the keys of the page rows kept in the cache (SimpleCache in the tests)."""
+    from scorekeeper.extensions import cache
+
+    with app.app_context():
+        return {key for key in cache.cache._cache if key.startswith("row|")}
+
+
+def deal_item(html, number):
+    """Return deal `number`'s item of the history, up to the next deal or the list's end."""
+    start = html.index(f'<li id="deal-{number}"')
+    ends = [html.find(mark, start + 1) for mark in ('<li id="deal-', "</ol>")]
+    return html[start : min(end for end in ends if end > 0)]
+
+
+def test_rows_once_made_are_reused_and_a_correction_makes_its_row_anew(app, api):
+    game = play(api, 3)
+    viewer = app.test_client()
+    before = viewer.get(f"/games/{game['id']}").text
+    kept = kept_rows(app)
+    assert len([k for k in kept if k.startswith("row|deal|")]) == 3
+    assert len([k for k in kept if k.startswith("row|change|")]) == 3
+
+    assert api.put(game, 2, {**entry(2), "bid": 4}).status_code == 200
+    after = viewer.get(f"/games/{game['id']}").text
+    assert deal_item(after, 2) != deal_item(before, 2)
+    assert "bid 4" in deal_item(after, 2)
+    assert deal_item(after, 1) == deal_item(before, 1)
+    assert deal_item(after, 3) == deal_item(before, 3)  # bid 3 or 4, the same points
+    new = kept_rows(app) - kept
+    assert sorted(k.split("|")[1] for k in new) == ["change", "deal"]  # deal 2, the correction
+
+    # A correction that moves the later totals makes the later rows anew too.
+    assert api.put(game, 1, {**entry(1), "bid": 6}).status_code == 200
+    moved = viewer.get(f"/games/{game['id']}").text
+    assert all(deal_item(moved, n) != deal_item(after, n) for n in (1, 2, 3))
+
+
+def test_rows_are_kept_per_language_and_rights(app, api):
+    game = play(api, 2)
+    app.test_client().get(f"/games/{game['id']}")
+    german = app.test_client().get(f"/games/{game['id']}", headers={"Accept-Language": "de"})
+    assert '<html lang="de">' in german.text
+    assert "Correct deal" not in german.text
+    editing = edit(app, game).get(f"/games/{game['id']}").text
+    assert "Correct deal 1" in editing and "Undo deal 2" in editing
+    assert {k.rsplit("|", 1)[1] for k in kept_rows(app)} == {"en", "de"}
+
+
+def test_rows_never_hold_a_browsers_own_token(app, api):
+    game = play(api, 1)
+    phone = app.test_client()
+    joined = phone.get(f"/games/{game['id']}/edit/{game['edit_token']}", follow_redirects=True)
+    assert "This device can now enter and correct deals." in joined.text
+    token = csrf(joined)
+    assert f'name="csrf_token" value="{token}"' in deal_item(joined.text, 1)
+    assert kept_rows(app)  # made with the marker, put in on the way out
+    assert token not in app.test_client().get(f"/games/{game['id']}").text
+    assert token not in edit(app, game).get(f"/games/{game['id']}").text
+
+
+def test_a_page_made_outside_the_page_cache_keeps_no_rows(app, api):
+    game = play(api, 2)
+    phone = edit(app, game)
+    before = kept_rows(app)
+    page = phone.get(f"/games/{game['id']}/changes")
+    assert page.status_code == 200 and "Deal 2 entered" in page.text
+    assert kept_rows(app) == before

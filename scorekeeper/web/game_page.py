@@ -6,6 +6,7 @@ scoreboard rows, the history and the banner are built from the ruleset's descrip
 field names.
 """
 
+import hashlib
 from collections.abc import Iterator, Mapping
 
 from flask_babel import gettext as _
@@ -185,9 +186,18 @@ def _role_tag(rules, role, name, *, team):
 
 
 def history(config, deals):
-    """Return the history's view of these deal documents, in their order."""
+    """Return the history's view of these deal documents, in their order.
+
+    Each view's ``key`` stands for everything its row shows (scorekeeper/web/rows.py): a
+    digest of the stored deal, which a correction changes.
+    """
     sides = scoring_sides(config)
-    return [deal_view(config, sides, engine.DealResult.from_document(deal)) for deal in deals]
+    views = []
+    for deal in deals:
+        view = deal_view(config, sides, engine.DealResult.from_document(deal))
+        view["key"] = hashlib.blake2b(repr(deal).encode(), digest_size=12).hexdigest()
+        views.append(view)
+    return views
 
 
 def deal_view(config, sides, result):

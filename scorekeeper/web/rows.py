@@ -1,0 +1,57 @@
+"""Rows of a game page kept once made: a deal of the history, an entry of the change log.
+
+A stored deal changes only when it is corrected, and a change-log entry never. So when a
+deal is saved, the live parts made for the new version reuse every row made before and
+make only the new ones. A row is kept under what it shows: a deal's stored document (a
+correction gives it a new key), or the change's id; with the game, the page's language and
+the viewer's rights.
+
+Rows are kept only while a page is made for every browser (scorekeeper/web/cache.py puts
+a marker where the CSRF token goes); a page made for one browser alone, with its own token
+in it, makes its rows afresh and keeps none.
+"""
+
+from flask import Flask, g
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
+
+from scorekeeper.extensions import cache
+from scorekeeper.web.cache import CSRF_MARKER
+
+
+def init_app(app: Flask) -> None:
+    """Give the templates `deal_row` and `change_row`."""
+    app.add_template_global(deal_row, "deal_row")
+    app.add_template_global(change_row, "change_row")
+
+
+@pass_context
+def deal_row(context: Context, d: dict, newest: bool) -> Markup:
+    """Return one deal of the history (games/_deal.html); `d` is game_page.deal_view's."""
+    parts = ("deal", context["game"]["id"], d["key"], newest, context["can_edit"])
+    return _kept(context, parts, "games/_deal.html", {"d": d, "newest": newest})
+
+
+@pass_context
+def change_row(context: Context, change) -> Markup:
+    """Return one entry of the change log (games/_change.html)."""
+    parts = ("change", context["game"]["id"], change.id)
+    return _kept(context, parts, "games/_change.html", {"change": change})
+
+
+def _kept(context: Context, parts: tuple, template: str, values: dict) -> Markup:
+    """Return the row, made with the page's context, or as kept under its key."""
+    if g.get("csrf_token") != CSRF_MARKER:
+        return _made(context, template, values)
+    key = "row|" + "|".join(str(part) for part in (*parts, context["current_locale"]))
+    kept = cache.get(key)
+    if kept is None:
+        kept = str(_made(context, template, values))
+        cache.set(key, kept)
+    return Markup(kept)
+
+
+def _made(context: Context, template: str, values: dict) -> Markup:
+    made = context.environment.get_template(template).render({**context.get_all(), **values})
+    return Markup(made)
