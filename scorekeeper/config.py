@@ -33,7 +33,9 @@ DEFAULTS = {
     # in each worker's memory, or in Redis when FLASK_CACHE_REDIS_URL is set.
     "CACHE_TYPE": "SimpleCache",
     "CACHE_DEFAULT_TIMEOUT": 600,
-    "CACHE_THRESHOLD": 2000,
+    # A thousand games in play keep their live parts and some thirty rows each
+    # (scorekeeper/web/rows.py): room for that, about 100 MB at most per worker.
+    "CACHE_THRESHOLD": 40_000,
     # Only what is worth it: a cheap compression level, nothing under 500 bytes. Files sent
     # as streams (the static folder) are left as they are: compressing a stream leaves its
     # file open.
