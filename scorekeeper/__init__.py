@@ -5,7 +5,16 @@ from pathlib import Path
 from flask import Flask
 
 from scorekeeper import config
-from scorekeeper.extensions import babel, cache, compress, csrf, db, limiter, migrate
+from scorekeeper.extensions import (
+    babel,
+    cache,
+    compress,
+    csrf,
+    db,
+    limiter,
+    migrate,
+    row_cache,
+)
 
 
 def create_app(test_config=None):
@@ -58,6 +67,7 @@ def register_extensions(app):
     i18n.init_app(app)
     limiter.init_app(app)
     cache.init_app(app)
+    row_cache.init_app(app, config=config.row_cache(app))
     compress.init_app(app)
 
 

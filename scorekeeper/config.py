@@ -33,9 +33,7 @@ DEFAULTS = {
     # in each worker's memory, or in Redis when FLASK_CACHE_REDIS_URL is set.
     "CACHE_TYPE": "SimpleCache",
     "CACHE_DEFAULT_TIMEOUT": 600,
-    # A thousand games in play keep their live parts and some thirty rows each
-    # (scorekeeper/web/rows.py): room for that, about 100 MB at most per worker.
-    "CACHE_THRESHOLD": 40_000,
+    "CACHE_THRESHOLD": 2000,
     # Only what is worth it: a cheap compression level, nothing under 500 bytes. Files sent
     # as streams (the static folder) are left as they are: compressing a stream leaves its
     # file open.
@@ -76,6 +74,17 @@ def cache_type(app: Flask) -> str:
     if app.config.get("CACHE_REDIS_URL"):
         return "RedisCache"
     return app.config["CACHE_TYPE"]
+
+
+ROW_CACHE_THRESHOLD = 30_000
+"""Rows kept per worker: some thirty for each of a thousand games in play (about 60 MB)."""
+
+
+def row_cache(app: Flask) -> dict:
+    """Return the settings of the rows' cache: the pages' cache, with room for more entries."""
+    settings = {key: value for key, value in app.config.items() if key.startswith("CACHE_")}
+    settings["CACHE_THRESHOLD"] = max(settings.get("CACHE_THRESHOLD", 0), ROW_CACHE_THRESHOLD)
+    return settings
 
 
 def instance_secret(app: Flask) -> str:

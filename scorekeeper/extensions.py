@@ -29,4 +29,7 @@ csrf = CSRFProtect()
 babel = Babel()
 limiter = Limiter(key_func=get_remote_address)
 cache = Cache()
+"""Rendered pages, live parts and documents (scorekeeper/web/cache.py)."""
+row_cache = Cache()
+"""Rendered rows of a game page (scorekeeper/web/rows.py): many more, and small."""
 compress = Compress()

@@ -4,7 +4,8 @@ A stored deal changes only when it is corrected, and a change-log entry never. S
 deal is saved, the live parts made for the new version reuse every row made before and
 make only the new ones. A row is kept under what it shows: a deal's stored document (a
 correction gives it a new key), or the change's id; with the game, the page's language and
-the viewer's rights.
+the viewer's rights. They have a cache of their own (``row_cache``), with room for the rows of
+a thousand games in play.
 
 Rows are kept only while a page is made for every browser (scorekeeper/web/cache.py puts
 a marker where the CSRF token goes); a page made for one browser alone, with its own token
@@ -16,7 +17,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
-from scorekeeper.extensions import cache
+from scorekeeper.extensions import row_cache
 from scorekeeper.web.cache import CSRF_MARKER
 
 
@@ -45,10 +46,10 @@ def _kept(context: Context, parts: tuple, template: str, values: dict) -> Markup
     if g.get("csrf_token") != CSRF_MARKER:
         return _made(context, template, values)
     key = "row|" + "|".join(str(part) for part in (*parts, context["current_locale"]))
-    kept = cache.get(key)
+    kept = row_cache.get(key)
     if kept is None:
         kept = str(_made(context, template, values))
-        cache.set(key, kept)
+        row_cache.set(key, kept)
     return Markup(kept)
 
 
