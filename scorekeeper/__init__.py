@@ -46,8 +46,9 @@ def register_extensions(app):
         models,  # noqa: F401  (models must be known to migrations)
         sqlite,
     )
-    from scorekeeper.web import i18n
+    from scorekeeper.web import i18n, sessions
 
+    sessions.init_app(app)
     db.init_app(app)
     sqlite.init_app(app)
     migrate.init_app(app, db, directory=str(Path(app.root_path).parent / "migrations"))

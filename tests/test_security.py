@@ -102,7 +102,10 @@ CHANGES = {k: v for k, v in FORMS.items() if k != "new game"}
 
 @pytest.mark.parametrize("form", CHANGES, ids=list(CHANGES))
 def test_forged_post_from_a_view_only_browser_is_refused(api, viewer, game, form):
-    token = csrf(viewer.get(f"/games/{game['id']}").get_data(as_text=True))
+    # The view-only page posts nothing and carries no token: take this browser's own from a
+    # page with a form, so the refusal below is the edit rights', not CSRF's.
+    assert "X-CSRFToken" not in viewer.get(f"/games/{game['id']}").get_data(as_text=True)
+    token = csrf(viewer.get("/games/new").get_data(as_text=True))
     url, data = CHANGES[form](game)
     response = viewer.post(url, data={**data, "csrf_token": token})
     assert response.status_code == 403
@@ -231,6 +234,23 @@ def test_session_cookie_is_http_only_and_same_site_lax(viewer, game):
     assert "HttpOnly" in cookie
     assert "SameSite=Lax" in cookie
     assert "Secure" not in cookie  # plain HTTP on the local network
+
+
+def test_the_session_signer_is_made_once_and_follows_the_secret_key(app, game):
+    sessions = app.session_interface
+    assert sessions.get_signing_serializer(app) is sessions.get_signing_serializer(app)
+    browser = app.test_client()
+    browser.get(f"/games/{game['id']}/edit/{game['edit_token']}")
+
+    def may_edit():
+        return 'id="deal-form"' in browser.get(f"/games/{game['id']}").get_data(as_text=True)
+
+    assert may_edit()
+    old_key = app.secret_key
+    app.config.update(SECRET_KEY="a new key", SECRET_KEY_FALLBACKS=[old_key])
+    assert may_edit()  # the cookie signed with the old key is still read
+    app.config.update(SECRET_KEY_FALLBACKS=[])
+    assert not may_edit()  # and without the old key, no longer
 
 
 def test_https_scheme_from_the_environment_makes_the_cookie_secure(app, game, monkeypatch):

@@ -1,0 +1,30 @@
+"""The browser's session: Flask's signed cookie, with its signer made once, not per request.
+
+Flask makes the itsdangerous serializer that signs and checks the cookie anew for every
+request, whether it carries a session or not, and making one serializes a test value. It
+depends only on the secret key and its fallbacks, so one is kept until they change.
+"""
+
+from flask import Flask
+from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import URLSafeTimedSerializer
+
+
+class SignedCookieSessions(SecureCookieSessionInterface):
+    """Flask's own session cookie, signed and checked by a serializer kept between requests."""
+
+    def __init__(self) -> None:
+        self._kept: tuple[object, URLSafeTimedSerializer | None] | None = None
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        kept = self._kept
+        if kept is None or kept[0] != keys:
+            kept = (keys, super().get_signing_serializer(app))
+            self._kept = kept  # one assignment: threads see the old pair or the new one
+        return kept[1]
+
+
+def init_app(app: Flask) -> None:
+    """Keep this app's sessions in the signed cookie with a lasting signer."""
+    app.session_interface = SignedCookieSessions()
