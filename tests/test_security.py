@@ -95,6 +95,36 @@ def test_form_post_with_another_sessions_csrf_token_is_refused(app, api, editor,
     assert deal_count(api, game) == 1
 
 
+def session_of(app, response):
+    """Return the session a response's cookie sets, or None when it sets none."""
+    cookies = [c for c in response.headers.getlist("Set-Cookie") if c.startswith("session=")]
+    if not cookies:
+        return None
+    value = cookies[0].split(";", 1)[0].removeprefix("session=")
+    return app.session_interface.get_signing_serializer(app).loads(value)
+
+
+def test_a_view_only_game_page_carries_no_csrf_token_and_makes_none(app, api, editor, game):
+    for _ in range(2):  # rendered, then from the cache
+        phone = app.test_client()
+        page = phone.get(f"/games/{game['id']}")
+        assert "X-CSRFToken" not in page.text and "csrf_token" not in page.text
+        assert "csrf_token" not in session_of(app, page)  # only the game, for its home page
+        assert session_of(app, phone.get(f"/games/{game['id']}")) is None  # nothing new
+    # The editor's page carries its token, in htmx's headers and in every form, and it works.
+    page = editor.get(f"/games/{game['id']}").get_data(as_text=True)
+    token = csrf(page)
+    in_forms = re.findall(r'name="csrf_token"(?: type="hidden")? value="([^"]+)"', page)
+    assert in_forms and set(in_forms) == {token}
+    response = editor.post(f"/games/{game['id']}/deals", data={**DEAL_FORM, "number": "2"})
+    assert response.status_code == 400
+    response = editor.post(
+        f"/games/{game['id']}/deals", data={**DEAL_FORM, "number": "2", "csrf_token": token}
+    )
+    assert response.status_code == 303
+    assert deal_count(api, game) == 2
+
+
 # --- edit rights on every change -------------------------------------------------------
 
 CHANGES = {k: v for k, v in FORMS.items() if k != "new game"}
