@@ -231,6 +231,20 @@ def test_pages_carrying_an_edit_token_are_never_cached(editor, viewer, game):
         assert response.headers["Cache-Control"] == "no-store"
 
 
+def test_a_security_header_a_response_chose_itself_is_kept(app):
+    from flask import Response
+
+    from scorekeeper.web import security
+
+    chosen = Response("x", headers={"content-security-policy": "default-src 'none'"})
+    with app.test_request_context("/"):
+        headers = security._add_headers(chosen).headers
+    assert headers.getlist("Content-Security-Policy") == ["default-src 'none'"]
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["X-Frame-Options"] == "DENY"
+
+
 def test_local_only_mode_allows_scripts_from_this_server_only(app, client):
     app.config["HTMX_LOCAL_ONLY"] = True
     response = client.get("/")

@@ -1,5 +1,7 @@
 """Security headers for every response: a strict CSP and no-sniff, no-referrer, no framing."""
 
+import functools
+
 from flask import current_app, request
 
 from scorekeeper import bodies
@@ -20,6 +22,7 @@ def init_app(app):
     app.context_processor(_htmx_context)
 
 
+@functools.cache
 def content_security_policy(local_only):
     """Return the CSP: our own origin only, plus the one pinned htmx file unless local-only."""
     scripts = "'self'" if local_only else f"'self' {HTMX_CDN_URL}"
@@ -45,17 +48,31 @@ def _check_page_body():
         bodies.refuse_oversized_body()
 
 
+_FIXED_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Frame-Options", "DENY"),
+)
+# Served over HTTPS: browsers keep to it for a year, even when a link says http.
+_HSTS = ("Strict-Transport-Security", f"max-age={HSTS_SECONDS}")
+
+
 def _add_headers(response):
-    """Set the headers without overriding any a view chose itself."""
+    """Set the headers without overriding any a view chose itself.
+
+    Every response passes here, so the response's header names are looked at once (not
+    once per header) and the policy text is made once.
+    """
     headers = response.headers
-    local_only = current_app.config.get("HTMX_LOCAL_ONLY", False)
-    headers.setdefault("Content-Security-Policy", content_security_policy(local_only))
-    headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("Referrer-Policy", "no-referrer")
-    headers.setdefault("X-Frame-Options", "DENY")
-    if current_app.config.get("PREFERRED_URL_SCHEME") == "https":
-        # Served over HTTPS: browsers keep to it for a year, even when a link says http.
-        headers.setdefault("Strict-Transport-Security", f"max-age={HSTS_SECONDS}")
+    config = current_app.config
+    chosen = {name.lower() for name, _ in headers.items()}
+    csp = content_security_policy(config.get("HTMX_LOCAL_ONLY", False))
+    wanted = [("Content-Security-Policy", csp), *_FIXED_HEADERS]
+    if config.get("PREFERRED_URL_SCHEME") == "https":
+        wanted.append(_HSTS)
+    for name, value in wanted:
+        if name.lower() not in chosen:
+            headers.add(name, value)
     return response
 
 
