@@ -122,6 +122,9 @@ def test_each_language_gets_its_own_page(app, api):
     assert '<html lang="de">' in german.text and "Accept-Language" in german.headers["Vary"]
     assert '<html lang="fr">' in french.get(f"/games/{game['id']}").text
     assert '<html lang="en">' in app.test_client().get(f"/games/{game['id']}").text
+    # From the cache, the language is still told apart, and still said to vary.
+    again = app.test_client().get(f"/games/{game['id']}", headers={"Accept-Language": "de-AT"})
+    assert again.text == german.text and "Accept-Language" in again.headers["Vary"]
 
 
 def test_every_browser_gets_its_own_csrf_token_and_can_post_with_it(app, api):
