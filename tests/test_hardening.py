@@ -505,6 +505,25 @@ def test_requests_that_no_limit_applies_to_skip_the_limiters_check(limited, monk
     assert checks == [False]  # nothing to check before the views
 
 
+def test_a_checked_limit_still_gets_its_headers_and_its_deductions():
+    app = Flask(__name__)
+    limiter = RouteLimiter(key_func=lambda: "one", headers_enabled=True, storage_uri="memory://")
+    limiter.init_app(app)
+
+    @app.get("/refused")
+    @limiter.limit("1 per minute", deduct_when=lambda response: response.status_code == 400)
+    def refused():
+        return "no", 400
+
+    app.get("/free")(lambda: "hello")
+    client = app.test_client()
+    first = client.get("/refused")
+    assert first.status_code == 400 and first.headers["X-RateLimit-Limit"] == "1"
+    assert client.get("/refused").status_code == 429  # deducted after the first answer
+    free = client.get("/free")
+    assert free.status_code == 200 and "X-RateLimit-Limit" not in free.headers
+
+
 def test_a_limit_on_every_route_is_still_checked_before_the_view():
     app = Flask(__name__)
     limiter = RouteLimiter(
