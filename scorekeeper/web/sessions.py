@@ -2,11 +2,13 @@
 
 Flask makes the itsdangerous serializer that signs and checks the cookie anew for every
 request, whether it carries a session or not, and making one serializes a test value. It
-depends only on the secret key and its fallbacks, so one is kept until they change.
+depends only on the secret key and its fallbacks, so one is kept until they change. A
+request without any cookie (an API client, a phone's first visit) gets its new, empty
+session without parsing cookies.
 """
 
-from flask import Flask
-from flask.sessions import SecureCookieSessionInterface
+from flask import Flask, Request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import URLSafeTimedSerializer
 
 
@@ -23,6 +25,11 @@ class SignedCookieSessions(SecureCookieSessionInterface):
             kept = (keys, super().get_signing_serializer(app))
             self._kept = kept  # one assignment: threads see the old pair or the new one
         return kept[1]
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        if "HTTP_COOKIE" not in request.environ and self.get_signing_serializer(app):
+            return self.session_class()  # sent no cookie: a new, empty session, as Flask's
+        return super().open_session(app, request)
 
 
 def init_app(app: Flask) -> None:
