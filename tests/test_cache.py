@@ -161,6 +161,17 @@ def test_the_api_document_follows_every_change(api):
     assert api.client.get("/api/v1/games/nosuchgame").status_code == 404
 
 
+def test_a_cached_answer_has_the_headers_of_the_first(app, api):
+    game = play(api, 2)
+    for path in (f"/api/v1/games/{game['id']}", f"/games/{game['id']}"):
+        first, cached = app.test_client().get(path), app.test_client().get(path)
+        assert first.data == cached.data
+        one, two = ([h for h in r.headers.items() if h[0] != "Set-Cookie"] for r in (first, cached))
+        assert sorted(one) == sorted(two)
+        assert cached.headers["Content-Length"] == str(len(cached.data))
+        assert cached.headers.getlist("Content-Type") == [first.headers["Content-Type"]]
+
+
 # --- cheap when nothing changed -------------------------------------------------------
 
 

@@ -108,9 +108,8 @@ def _respond(stored: dict) -> Response:
     marker = CSRF_MARKER.encode()
     if marker in body:
         body = body.replace(marker, generate_csrf().encode())
-    response = current_app.response_class(body, status=stored["status"])
-    for name, value in stored["headers"]:
-        response.headers[name] = value
+    # Made with its headers, not given them one by one (Content-Length comes after them).
+    response = current_app.response_class(body, stored["status"], stored["headers"])
     if stored["carries_token"]:
         g.carries_token = True
     return response
