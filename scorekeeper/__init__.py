@@ -2,15 +2,14 @@
 
 from pathlib import Path
 
-from flask import Flask
-
 from scorekeeper import config
+from scorekeeper.application import Application
 from scorekeeper.extensions import babel, cache, compress, csrf, db, limiter, migrate
 
 
 def create_app(test_config=None):
     """Create and configure the Flask application."""
-    app = Flask(
+    app = Application(
         __name__,
         instance_relative_config=True,
         template_folder="../templates",
