@@ -2,9 +2,8 @@
 
 from pathlib import Path
 
-from flask import Flask
-
 from scorekeeper import config
+from scorekeeper.application import Application
 from scorekeeper.extensions import (
     babel,
     cache,
@@ -19,7 +18,7 @@ from scorekeeper.extensions import (
 
 def create_app(test_config=None):
     """Create and configure the Flask application."""
-    app = Flask(
+    app = Application(
         __name__,
         instance_relative_config=True,
         template_folder="../templates",
@@ -56,8 +55,9 @@ def register_extensions(app):
         sqlite,
         versions,
     )
-    from scorekeeper.web import i18n
+    from scorekeeper.web import i18n, sessions
 
+    sessions.init_app(app)
     db.init_app(app)
     sqlite.init_app(app)
     versions.init_app(app)

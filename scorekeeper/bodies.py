@@ -7,12 +7,29 @@ more tells a body that fits from one that was too large.
 
 from flask import abort, current_app, request
 
+BODY_METHODS = frozenset(("POST", "PUT", "PATCH", "DELETE"))
+"""The methods whose body a view reads; GET, HEAD and OPTIONS views never read one."""
+
+
+def sent_no_body() -> bool:
+    """Return whether the request plainly has no body to measure.
+
+    A method whose body no view reads, sent with neither a length nor chunked transfer
+    coding: HTTP/1.1 has no other way to send a body, and servers then pass none on.
+    """
+    environ = request.environ  # read as sent: Werkzeug's parsed headers cost more here
+    return (
+        request.method not in BODY_METHODS
+        and not environ.get("CONTENT_LENGTH")
+        and "chunked" not in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+    )
+
 
 def chunked_too_large(limit: int | None) -> bool:
     """Return whether a body without Content-Length is larger than `limit`; reads it once."""
     if limit is None or request.content_length is not None:
         return False
-    if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
+    if request.method not in BODY_METHODS:
         return False
     data = request.get_data(cache=True)
     if len(data) < limit:
@@ -33,6 +50,8 @@ def allow_body(limit: int):
 
 def refuse_oversized_body():
     """Answer 413 for a body over its view's limit, before any view reads it (pages only)."""
+    if request.method not in BODY_METHODS:
+        return  # nothing will read it: skip the view's limit and the length checks
     view = current_app.view_functions.get(request.endpoint or "")
     limit = getattr(view, "body_limit", None)
     if limit is not None:

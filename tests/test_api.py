@@ -560,6 +560,14 @@ def test_too_large_without_content_length_is_413(app, client):
     assert row_counts(app) == (0, 0, 0, 0)
 
 
+def test_a_read_sent_with_a_body_too_large_is_413_too(client, api):
+    game = api.create()
+    url = f"/api/v1/games/{game['id']}"
+    assert_error(client.get(url, data=b"a" * (100 * 1024)), 413, "too_large")
+    assert client.get(url, data=b"{}").status_code == 200
+    assert client.get(url).status_code == 200
+
+
 def test_no_such_game_comes_before_the_token_and_the_body(client):
     for method in ("post",):
         response = getattr(client, method)("/api/v1/games/nope/deals", data=b"[")

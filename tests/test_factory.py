@@ -59,3 +59,18 @@ def test_database_url_from_the_environment(instance, monkeypatch, given, used):
 def test_bodies_are_limited_to_64_kib(instance):
     app = create_app({"TESTING": True, "SECRET_KEY": "x"})
     assert app.config["MAX_CONTENT_LENGTH"] == MAX_BODY_BYTES == 64 * 1024
+
+
+def test_the_app_runs_plain_functions_as_they_are_and_still_refuses_async_ones(instance):
+    app = create_app({"TESTING": True})
+
+    def plain():
+        return "hello"
+
+    async def coroutine():
+        return "hello"
+
+    for _ in range(2):  # asked, then remembered
+        assert app.ensure_sync(plain) is plain
+        with pytest.raises(RuntimeError, match="async"):
+            app.ensure_sync(coroutine)  # Flask needs its async extra, as without the memo

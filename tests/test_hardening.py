@@ -16,9 +16,10 @@ from contextlib import contextmanager
 
 import psycopg
 import pytest
+from flask import Flask
 from sqlalchemy import func, make_url, select
 
-from scorekeeper.extensions import db
+from scorekeeper.extensions import RouteLimiter, db, limiter
 from scorekeeper.store import exchange, limits
 from scorekeeper.store.models import CardTable, Change, Deal, Game, TablePlayer
 from tests.conftest import BOTH, DEAL, DEAL_FORM, EXAMPLE_DEAL, FIVE, _libpq, make_app
@@ -483,6 +484,55 @@ def test_changes_are_rate_limited_per_edit_token(limited):
         f"/api/v1/games/{second['id']}/deals", json=DEAL, headers=bearer(second["edit_token"])
     )
     assert response.status_code == 201  # another token counts on its own
+
+
+def test_requests_that_no_limit_applies_to_skip_the_limiters_check(limited, monkeypatch):
+    checks = []
+    manager = type(limiter.limit_manager)
+    real = manager.resolve_limits
+
+    def spy(self, app, endpoint=None, blueprint=None, name=None, in_middleware=False, *more):
+        checks.append(in_middleware)
+        return real(self, app, endpoint, blueprint, name, in_middleware, *more)
+
+    monkeypatch.setattr(manager, "resolve_limits", spy)
+    client = limited.test_client()
+    body = {"ruleset": "five-handed-schmier", "players": FIVE}
+    game = client.post("/api/v1/games", json=body).get_json()
+    assert checks == [False]  # the view's own limit, checked by its decorator
+    assert client.get(f"/games/{game['id']}").status_code == 200
+    assert client.get(f"/api/v1/games/{game['id']}").status_code == 200
+    assert checks == [False]  # nothing to check before the views
+
+
+def test_a_checked_limit_still_gets_its_headers_and_its_deductions():
+    app = Flask(__name__)
+    limiter = RouteLimiter(key_func=lambda: "one", headers_enabled=True, storage_uri="memory://")
+    limiter.init_app(app)
+
+    @app.get("/refused")
+    @limiter.limit("1 per minute", deduct_when=lambda response: response.status_code == 400)
+    def refused():
+        return "no", 400
+
+    app.get("/free")(lambda: "hello")
+    client = app.test_client()
+    first = client.get("/refused")
+    assert first.status_code == 400 and first.headers["X-RateLimit-Limit"] == "1"
+    assert client.get("/refused").status_code == 429  # deducted after the first answer
+    free = client.get("/free")
+    assert free.status_code == 200 and "X-RateLimit-Limit" not in free.headers
+
+
+def test_a_limit_on_every_route_is_still_checked_before_the_view():
+    app = Flask(__name__)
+    limiter = RouteLimiter(
+        key_func=lambda: "one", default_limits=["2 per minute"], storage_uri="memory://"
+    )
+    limiter.init_app(app)
+    app.get("/")(lambda: "hello")
+    client = app.test_client()
+    assert [client.get("/").status_code for _ in range(3)] == [200, 200, 429]
 
 
 # --- 9. the importer can go on playing what it imported ---------------------------------

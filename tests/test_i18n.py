@@ -150,6 +150,17 @@ def test_chooser_switches_language_without_javascript_and_keeps_it(client):
     assert "Start a game" in body
 
 
+def test_a_page_varies_by_accept_language_only_when_its_language_came_from_it(client, api):
+    game = api.create()
+    for path in ("/", f"/games/{game['id']}", f"/games/{game['id']}"):  # the last from cache
+        vary = client.get(path, headers={"Accept-Language": "fr"}).headers["Vary"]
+        names = [name.strip() for name in vary.split(",")]
+        assert names.count("Accept-Language") == 1 and "Cookie" in names, vary
+    client.get("/language/de?next=/")
+    chosen = client.get("/", headers={"Accept-Language": "fr"})
+    assert "Accept-Language" not in chosen.headers["Vary"]
+
+
 @pytest.mark.parametrize(
     "target",
     ["https://example.com/", "//example.com/", "/\\example.com", "games/new", "/no/such/page"],

@@ -51,10 +51,10 @@ def start_game(client, target=10, first_dealer=ANN, joker_callable=False):
     return response.headers["Location"]
 
 
-def post_deal(client, url, deal, number, **headers):
-    """Post the deal form as a browser would."""
+def post_deal(client, url, deal, number, token=None, **headers):
+    """Post the deal form as a browser would (with the game page's CSRF token unless given)."""
     data = {key: str(value) for key, value in deal.items() if value is not None}
-    data.update(csrf_token=csrf(client.get(url)), number=str(number))
+    data.update(csrf_token=token or csrf(client.get(url)), number=str(number))
     return client.post(f"{url}/deals", data=data, headers=headers)
 
 
@@ -234,7 +234,9 @@ def test_a_browser_without_the_edit_token_sees_the_game_read_only(client, app):
     assert 'id="deal-form"' not in page.text
     assert "Correct deal 1" not in page.text
     assert ("Bob", -4) in scores(page.text)
-    refused = post_deal(stranger, url, DEAL_2, 2)
+    assert "X-CSRFToken" not in page.text  # it posts nothing, so it carries no token
+    token = csrf(stranger.get("/games/new"))  # the stranger's own, from a page with a form
+    refused = post_deal(stranger, url, DEAL_2, 2, token=token)
     assert refused.status_code == 403
 
 

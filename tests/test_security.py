@@ -95,6 +95,36 @@ def test_form_post_with_another_sessions_csrf_token_is_refused(app, api, editor,
     assert deal_count(api, game) == 1
 
 
+def session_of(app, response):
+    """Return the session a response's cookie sets, or None when it sets none."""
+    cookies = [c for c in response.headers.getlist("Set-Cookie") if c.startswith("session=")]
+    if not cookies:
+        return None
+    value = cookies[0].split(";", 1)[0].removeprefix("session=")
+    return app.session_interface.get_signing_serializer(app).loads(value)
+
+
+def test_a_view_only_game_page_carries_no_csrf_token_and_makes_none(app, api, editor, game):
+    for _ in range(2):  # rendered, then from the cache
+        phone = app.test_client()
+        page = phone.get(f"/games/{game['id']}")
+        assert "X-CSRFToken" not in page.text and "csrf_token" not in page.text
+        assert "csrf_token" not in session_of(app, page)  # only the game, for its home page
+        assert session_of(app, phone.get(f"/games/{game['id']}")) is None  # nothing new
+    # The editor's page carries its token, in htmx's headers and in every form, and it works.
+    page = editor.get(f"/games/{game['id']}").get_data(as_text=True)
+    token = csrf(page)
+    in_forms = re.findall(r'name="csrf_token"(?: type="hidden")? value="([^"]+)"', page)
+    assert in_forms and set(in_forms) == {token}
+    response = editor.post(f"/games/{game['id']}/deals", data={**DEAL_FORM, "number": "2"})
+    assert response.status_code == 400
+    response = editor.post(
+        f"/games/{game['id']}/deals", data={**DEAL_FORM, "number": "2", "csrf_token": token}
+    )
+    assert response.status_code == 303
+    assert deal_count(api, game) == 2
+
+
 # --- edit rights on every change -------------------------------------------------------
 
 CHANGES = {k: v for k, v in FORMS.items() if k != "new game"}
@@ -102,7 +132,10 @@ CHANGES = {k: v for k, v in FORMS.items() if k != "new game"}
 
 @pytest.mark.parametrize("form", CHANGES, ids=list(CHANGES))
 def test_forged_post_from_a_view_only_browser_is_refused(api, viewer, game, form):
-    token = csrf(viewer.get(f"/games/{game['id']}").get_data(as_text=True))
+    # The view-only page posts nothing and carries no token: take this browser's own from a
+    # page with a form, so the refusal below is the edit rights', not CSRF's.
+    assert "X-CSRFToken" not in viewer.get(f"/games/{game['id']}").get_data(as_text=True)
+    token = csrf(viewer.get("/games/new").get_data(as_text=True))
     url, data = CHANGES[form](game)
     response = viewer.post(url, data={**data, "csrf_token": token})
     assert response.status_code == 403
@@ -198,6 +231,20 @@ def test_pages_carrying_an_edit_token_are_never_cached(editor, viewer, game):
         assert response.headers["Cache-Control"] == "no-store"
 
 
+def test_a_security_header_a_response_chose_itself_is_kept(app):
+    from flask import Response
+
+    from scorekeeper.web import security
+
+    chosen = Response("x", headers={"content-security-policy": "default-src 'none'"})
+    with app.test_request_context("/"):
+        headers = security._add_headers(chosen).headers
+    assert headers.getlist("Content-Security-Policy") == ["default-src 'none'"]
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["X-Frame-Options"] == "DENY"
+
+
 def test_local_only_mode_allows_scripts_from_this_server_only(app, client):
     app.config["HTMX_LOCAL_ONLY"] = True
     response = client.get("/")
@@ -231,6 +278,23 @@ def test_session_cookie_is_http_only_and_same_site_lax(viewer, game):
     assert "HttpOnly" in cookie
     assert "SameSite=Lax" in cookie
     assert "Secure" not in cookie  # plain HTTP on the local network
+
+
+def test_the_session_signer_is_made_once_and_follows_the_secret_key(app, game):
+    sessions = app.session_interface
+    assert sessions.get_signing_serializer(app) is sessions.get_signing_serializer(app)
+    browser = app.test_client()
+    browser.get(f"/games/{game['id']}/edit/{game['edit_token']}")
+
+    def may_edit():
+        return 'id="deal-form"' in browser.get(f"/games/{game['id']}").get_data(as_text=True)
+
+    assert may_edit()
+    old_key = app.secret_key
+    app.config.update(SECRET_KEY="a new key", SECRET_KEY_FALLBACKS=[old_key])
+    assert may_edit()  # the cookie signed with the old key is still read
+    app.config.update(SECRET_KEY_FALLBACKS=[])
+    assert not may_edit()  # and without the old key, no longer
 
 
 def test_https_scheme_from_the_environment_makes_the_cookie_secure(app, game, monkeypatch):

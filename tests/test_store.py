@@ -214,6 +214,25 @@ def test_cached_columns_follow_the_engine(ctx):
     assert (stored.scores, stored.deal_count, stored.next_dealer) == ([18, 18, 0, 0, 0], 3, 3)
 
 
+def test_the_stamp_is_read_through_the_driver_or_else_through_sqlalchemy(ctx, monkeypatch):
+    game, _ = games.create_game(ruleset="five-handed-schmier", players=FIVE)
+    stamp = (game.version, game.edit_token_hash)
+    in_use = db.engine.pool.checkedout()
+    with statements() as seen:
+        assert games.get_stamp(game.id) == stamp
+        assert games.get_stamp("nosuchgame") is None
+    assert seen == []  # straight through the driver, past SQLAlchemy's statement events
+    assert db.engine.pool.checkedout() == in_use  # and the connection went back to the pool
+
+    def failing(engine, game_id):
+        raise engine.dialect.loaded_dbapi.OperationalError("server closed the connection")
+
+    monkeypatch.setattr(games, "_read_stamp", failing)
+    with statements() as seen:
+        assert games.get_stamp(game.id) == stamp
+    assert len(seen) == 1  # read again through SQLAlchemy, which raises its own errors
+
+
 def test_reading_a_game_costs_the_same_queries_at_any_length(ctx):
     short, _ = long_game(10)
     long, _ = long_game(300)

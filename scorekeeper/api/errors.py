@@ -103,9 +103,10 @@ def _check_size_and_route():
     if not is_api_path(request.path):
         return None
     try:
-        request.get_data(cache=True)
-        if bodies.chunked_too_large(current_app.config["MAX_CONTENT_LENGTH"]):
-            return _too_large()
+        if not bodies.sent_no_body():  # a read's document has nothing to measure
+            request.get_data(cache=True)
+            if bodies.chunked_too_large(current_app.config["MAX_CONTENT_LENGTH"]):
+                return _too_large()
     except RequestEntityTooLarge:
         return _too_large()
     error = request.routing_exception

@@ -101,16 +101,46 @@ def get_stamp(game_id: str, engine: Engine | None = None) -> tuple[int, str] | N
     """
     if not GAME_ID.fullmatch(game_id):
         return None
-    # A connection of its own, not the ORM session's: the read costs half as much.
-    with (engine or db.engine).connect() as connection:
-        row = connection.execute(_STAMP, {"id": game_id}).first()
-    return None if row is None else (row.version, row.edit_token_hash)
+    engine = engine or db.engine
+    try:
+        row = _read_stamp(engine, game_id)
+    except engine.dialect.loaded_dbapi.Error:
+        # Read again through SQLAlchemy, which tells a lost connection from a busy database
+        # and raises its own errors, the ones the error pages answer.
+        with engine.connect() as connection:
+            row = connection.execute(_STAMP, {"id": game_id}).first()
+    return None if row is None else (row[0], row[1])
 
 
 # Built once: a Core statement on the table skips the ORM's per-query work.
 _STAMP = select(Game.__table__.c.version, Game.__table__.c.edit_token_hash).where(
     Game.__table__.c.id == bindparam("id")
 )
+_STAMP_SQL: dict[tuple[str, str], tuple[str, bool]] = {}
+"""`_STAMP` as each kind of database takes it: its text, and whether parameters go by place."""
+
+
+def _read_stamp(engine: Engine, game_id: str) -> Any:
+    """Read the stamp straight through the driver, on a connection from the engine's pool.
+
+    Every cached page, poll and API document starts with this read, and SQLAlchemy's
+    connection and result objects cost twice the read itself.
+    """
+    kind = (engine.dialect.name, engine.dialect.paramstyle)
+    if kind not in _STAMP_SQL:
+        compiled = _STAMP.compile(dialect=engine.dialect)
+        _STAMP_SQL[kind] = (str(compiled), compiled.positional)
+    sql, positional = _STAMP_SQL[kind]
+    connection = engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        try:
+            cursor.execute(sql, (game_id,) if positional else {"id": game_id})
+            return cursor.fetchone()
+        finally:
+            cursor.close()
+    finally:
+        connection.close()  # back to the pool, which rolls the read's transaction back
 
 
 def recent_changes(game: Game, count: int) -> tuple[list[Change], int]:

@@ -16,13 +16,12 @@ import threading
 from collections.abc import Callable
 
 from flask import Response, current_app, g, request, session
-from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 
 from scorekeeper.extensions import cache
 from scorekeeper.store import tokens
 from scorekeeper.store.lookup import stamp_or_404
-from scorekeeper.web import keyring
+from scorekeeper.web import i18n, keyring
 from scorekeeper.web.htmx import wants_fragment
 
 CSRF_MARKER = "csrf" + secrets.token_hex(16)
@@ -50,7 +49,8 @@ def key(kind: str, game_id: str, version: int, can_edit: bool, *more: object) ->
         game_id,
         version,
         "e" if can_edit else "v",
-        get_locale(),
+        # The code Flask-Babel's Locale is made from: the same text, without making one.
+        i18n.select_locale(),
         request.host,
         request.full_path,
         "f" if wants_fragment() else "p",
@@ -129,9 +129,8 @@ def _respond(stored: dict) -> Response:
     marker = CSRF_MARKER.encode()
     if marker in body:
         body = body.replace(marker, generate_csrf().encode())
-    response = current_app.response_class(body, status=stored["status"])
-    for name, value in stored["headers"]:
-        response.headers[name] = value
+    # Made with its headers, not given them one by one (Content-Length comes after them).
+    response = current_app.response_class(body, stored["status"], stored["headers"])
     if stored["carries_token"]:
         g.carries_token = True
     return response

@@ -150,9 +150,17 @@ def language_return_to():
 
 @bp.after_app_request
 def vary_by_language(response):
-    """Tell caches that a page whose language came from Accept-Language varies by it."""
+    """Tell caches that a page whose language came from Accept-Language varies by it.
+
+    The header is extended as text: ``response.vary`` parses it into a set and writes it
+    back, and a first-time visitor's every page passes here.
+    """
     if g.get("locale_negotiated"):
-        response.vary.add("Accept-Language")
+        vary = response.headers.get("Vary")
+        if not vary:
+            response.headers["Vary"] = "Accept-Language"
+        elif "accept-language" not in {name.strip().lower() for name in vary.split(",")}:
+            response.headers["Vary"] = f"{vary}, Accept-Language"
     return response
 
 

@@ -1,5 +1,7 @@
 """Security headers for every response: a strict CSP and no-sniff, no-referrer, no framing."""
 
+import functools
+
 from flask import current_app, request
 
 from scorekeeper import bodies
@@ -20,6 +22,7 @@ def init_app(app):
     app.context_processor(_htmx_context)
 
 
+@functools.cache
 def content_security_policy(local_only):
     """Return the CSP: our own origin only, plus the one pinned htmx file unless local-only."""
     scripts = "'self'" if local_only else f"'self' {HTMX_CDN_URL}"
@@ -45,24 +48,36 @@ def _check_page_body():
         bodies.refuse_oversized_body()
 
 
+_FIXED_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Frame-Options", "DENY"),
+)
+# Served over HTTPS: browsers keep to it for a year, even when a link says http.
+_HSTS = ("Strict-Transport-Security", f"max-age={HSTS_SECONDS}")
+
+
 def headers(config) -> list[tuple[str, str]]:
     """Return the security headers every response carries under these settings."""
-    chosen = [
+    wanted = [
         ("Content-Security-Policy", content_security_policy(config.get("HTMX_LOCAL_ONLY", False))),
-        ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "no-referrer"),
-        ("X-Frame-Options", "DENY"),
+        *_FIXED_HEADERS,
     ]
     if config.get("PREFERRED_URL_SCHEME") == "https":
-        # Served over HTTPS: browsers keep to it for a year, even when a link says http.
-        chosen.append(("Strict-Transport-Security", f"max-age={HSTS_SECONDS}"))
-    return chosen
+        wanted.append(_HSTS)
+    return wanted
 
 
 def _add_headers(response):
-    """Set the headers without overriding any a view chose itself."""
+    """Set the headers without overriding any a view chose itself.
+
+    Every response passes here, so the response's header names are looked at once (not
+    once per header) and the policy text is made once.
+    """
+    chosen = {name.lower() for name, _ in response.headers.items()}
     for name, value in headers(current_app.config):
-        response.headers.setdefault(name, value)
+        if name.lower() not in chosen:
+            response.headers.add(name, value)
     return response
 
 

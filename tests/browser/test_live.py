@@ -55,10 +55,6 @@ def scores(page):
     return page.locator("#scoreboard .score-row .score").all_inner_texts()
 
 
-def csrf_token(page):
-    return json.loads(page.locator("body").get_attribute("hx-headers"))["X-CSRFToken"]
-
-
 @pytest.fixture
 def phones(browser):
     """Two phones with separate cookies; closed after the test."""
@@ -109,10 +105,13 @@ def test_deal_saved_with_the_edit_link_appears_on_the_view_link_within_3_seconds
     assert viewer.get_by_role("button").count() == 0
     assert viewer.get_by_role("link", name=re.compile("Correct|Undo|Edit link")).count() == 0
     assert game["edit_token"] not in viewer.content()
-    # … and a forged post from it, CSRF token and all, is refused.
+    # … no CSRF token either, and a forged post from it, with its token from a page that
+    # has one, is refused.
+    assert viewer.locator("body").get_attribute("hx-headers") is None
+    new_game_page = viewer.request.get(f"{live_server}/games/new").text()
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', new_game_page).group(1)
     forged = viewer.request.post(
-        f"{game_url}/deals",
-        form={"csrf_token": csrf_token(viewer), "number": "2", "thrown_in": "1"},
+        f"{game_url}/deals", form={"csrf_token": token, "number": "2", "thrown_in": "1"}
     )
     assert forged.status == 403
     assert viewer.request.post(f"{game_url}/edit-link", form={}).status == 400
