@@ -387,3 +387,18 @@ def test_a_page_made_outside_the_page_cache_keeps_no_rows(app, api):
     page = phone.get(f"/games/{game['id']}/changes")
     assert page.status_code == 200 and "Deal 2 entered" in page.text
     assert kept_rows(app) == before
+
+
+def test_every_process_with_the_same_secret_marks_the_csrf_token_alike(app):
+    """A page stored in a shared cache by one process is sent by another: same marker."""
+    from scorekeeper import create_app
+    from scorekeeper.web import cache
+
+    other = create_app({**app.config, "SECRET_KEY": app.config["SECRET_KEY"]})
+    stranger = create_app({**app.config, "SECRET_KEY": "another secret"})
+    markers = []
+    for each in (app, other, stranger):
+        with each.app_context():
+            markers.append(cache.csrf_marker())
+    assert markers[0] == markers[1] != markers[2]
+    assert markers[0].isalnum() and app.config["SECRET_KEY"] not in markers[0]

@@ -11,7 +11,8 @@ serves every browser; a page with a one-time message waiting is rendered for tha
 browser alone and not kept.
 """
 
-import secrets
+import hashlib
+import hmac
 import threading
 from collections.abc import Callable
 
@@ -24,8 +25,21 @@ from scorekeeper.store.lookup import stamp_or_404
 from scorekeeper.web import i18n, keyring
 from scorekeeper.web.htmx import wants_fragment
 
-CSRF_MARKER = "csrf" + secrets.token_hex(16)
-"""Stands for the CSRF token in a stored page (letters and digits: escaping leaves it be)."""
+
+def csrf_marker() -> str:
+    """Return what stands for the CSRF token in a stored page.
+
+    Letters and digits, which escaping leaves be; unguessable, and the same in every worker
+    and instance with this secret key, since a page stored in a shared cache (Redis) by one
+    process is sent by another, which must find the marker to put the token in.
+    """
+    marker = current_app.extensions.get("scorekeeper.csrf_marker")
+    if marker is None:
+        secret = str(current_app.config["SECRET_KEY"]).encode()
+        digest = hmac.new(secret, b"scorekeeper csrf marker", hashlib.sha256).hexdigest()
+        marker = current_app.extensions["scorekeeper.csrf_marker"] = "csrf" + digest[:32]
+    return marker
+
 
 KEPT_HEADERS = ("Content-Type", "Vary", "Cache-Control", "ETag")
 """The headers a view sets that are stored with its page."""
@@ -105,7 +119,7 @@ _making_lock = threading.Lock()
 def _render(render: Callable[[], Response]) -> dict:
     """Render with the CSRF marker in place of this browser's token; return what to keep."""
     # Flask-WTF keeps the request's token in g: every form and csrf_token() read it there.
-    g.csrf_token = CSRF_MARKER
+    g.csrf_token = csrf_marker()
     try:
         response = render()
     finally:
@@ -126,7 +140,7 @@ def _stored(response: Response) -> dict:
 def _respond(stored: dict) -> Response:
     """Build the response from what was stored, with this browser's CSRF token put in."""
     body = stored["body"]
-    marker = CSRF_MARKER.encode()
+    marker = csrf_marker().encode()
     if marker in body:
         body = body.replace(marker, generate_csrf().encode())
     # Made with its headers, not given them one by one (Content-Length comes after them).

@@ -18,7 +18,7 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 
 from scorekeeper.extensions import row_cache
-from scorekeeper.web.cache import CSRF_MARKER
+from scorekeeper.web.cache import csrf_marker
 
 
 def init_app(app: Flask) -> None:
@@ -43,7 +43,7 @@ def change_row(context: Context, change) -> Markup:
 
 def _kept(context: Context, parts: tuple, template: str, values: dict) -> Markup:
     """Return the row, made with the page's context, or as kept under its key."""
-    if g.get("csrf_token") != CSRF_MARKER:
+    if g.get("csrf_token") != csrf_marker():
         return _made(context, template, values)
     key = "row|" + "|".join(str(part) for part in (*parts, context["current_locale"]))
     kept = row_cache.get(key)
