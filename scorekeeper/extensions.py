@@ -80,7 +80,7 @@ class RouteLimiter(Limiter):
         )
 
 
-db = SQLAlchemy(model_class=Base)
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 
 if TYPE_CHECKING:
     Model = Base
