@@ -5,6 +5,7 @@ last entries with a page for all of them.
 """
 
 import gzip
+import json
 import re
 import threading
 import time
@@ -402,3 +403,44 @@ def test_every_process_with_the_same_secret_marks_the_csrf_token_alike(app):
             markers.append(cache.csrf_marker())
     assert markers[0] == markers[1] != markers[2]
     assert markers[0].isalnum() and app.config["SECRET_KEY"] not in markers[0]
+
+
+def test_a_page_the_same_for_every_browser_is_compressed_once(app, client, api, monkeypatch):
+    """Every phone accepts compression: a viewer's page is compressed once per version."""
+    import brotli
+
+    from scorekeeper.web import cache
+
+    made = []
+    compress_data = cache._compress_data
+    monkeypatch.setattr(
+        cache, "_compress_data", lambda *args: made.append(args[2]) or compress_data(*args)
+    )
+    game = play(api, 2)
+    plain = app.test_client().get(f"/games/{game['id']}").data
+    for _ in range(3):
+        response = app.test_client().get(f"/games/{game['id']}", headers={"Accept-Encoding": "br"})
+        assert response.headers["Content-Encoding"] == "br"
+        assert "Accept-Encoding" in response.headers["Vary"]
+        assert brotli.decompress(response.data) == plain
+    assert made == ["br"]
+    zipped = app.test_client().get(f"/games/{game['id']}", headers={"Accept-Encoding": "gzip"})
+    assert gzip.decompress(zipped.data) == plain and made == ["br", "gzip"]
+
+    # The API document too, and its ETag-less JSON keeps its type.
+    document = client.get(f"/api/v1/games/{game['id']}", headers={"Accept-Encoding": "gzip"})
+    assert document.headers["Content-Encoding"] == "gzip"
+    assert document.mimetype == "application/json"
+    assert json.loads(gzip.decompress(document.data))["id"] == game["id"]
+
+
+def test_an_editors_page_is_compressed_for_that_browser_with_its_own_token(app, api):
+    game = play(api, 1)
+    editor = edit(app, game)
+    response = editor.get(f"/games/{game['id']}", headers={"Accept-Encoding": "gzip"})
+    assert response.headers["Content-Encoding"] == "gzip"
+    page = gzip.decompress(response.data).decode()
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+    assert f'name="csrf_token" value="{token}"' in page
+    other = edit(app, game).get(f"/games/{game['id']}", headers={"Accept-Encoding": "gzip"})
+    assert token not in gzip.decompress(other.data).decode()
