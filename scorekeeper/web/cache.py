@@ -21,7 +21,6 @@ from flask_compress.flask_compress import _choose_algorithm, _compress_data
 from flask_wtf.csrf import generate_csrf
 
 from scorekeeper.extensions import cache, compress
-from scorekeeper.store import tokens
 from scorekeeper.store.lookup import stamp_or_404
 from scorekeeper.web import i18n, keyring
 from scorekeeper.web.htmx import wants_fragment
@@ -49,7 +48,7 @@ KEPT_HEADERS = ("Content-Type", "Vary", "Cache-Control", "ETag")
 def version_and_rights(game_id):
     """Return the game's version and whether this browser may edit it; one indexed read."""
     version, token_hash = stamp_or_404(game_id)
-    return version, tokens.check_token(token_hash, keyring.token(keyring.GAME_TOKENS, game_id))
+    return version, keyring.holds(keyring.GAME_TOKENS, game_id, token_hash)
 
 
 def key(kind: str, game_id: str, version: int, can_edit: bool, *more: object) -> str:
@@ -147,13 +146,12 @@ def _respond(stored: dict, cache_key: str = "") -> Response:
     """
     body = stored["body"]
     marker = csrf_marker().encode()
+    encoded = None
     if marker in body:
         body = body.replace(marker, generate_csrf().encode())
-        response = current_app.response_class(body, stored["status"], stored["headers"])
     else:
-        response = _encoded(stored, cache_key) or current_app.response_class(
-            body, stored["status"], stored["headers"]
-        )
+        encoded = _encoded(stored, cache_key)
+    response = encoded or current_app.response_class(body, stored["status"], stored["headers"])
     if stored["carries_token"]:
         g.carries_token = True
     return response

@@ -61,7 +61,18 @@ def recent(key: str) -> list[str]:
 
 def can_edit(key: str, item) -> bool:
     """Return whether this browser holds the item's current edit token (a game or table)."""
-    return tokens.check_token(item.edit_token_hash, token(key, item.id))
+    return holds(key, item.id, item.edit_token_hash)
+
+
+def holds(
+    key: str, item_id: str, token_hash: str, held_in: Mapping[str, Any] | None = None
+) -> bool:
+    """Return whether this browser holds the token of that hash for the item.
+
+    For a caller that read the hash alone (the game's stamp), not the whole item; `held_in`
+    as for `token`.
+    """
+    return tokens.check_token(token_hash, token(key, item_id, held_in))
 
 
 def device() -> str:

@@ -37,7 +37,7 @@ from werkzeug.http import parse_cookie, parse_etags, quote_etag
 from werkzeug.wsgi import get_host
 
 from scorekeeper.extensions import db
-from scorekeeper.store import games, tokens, versions
+from scorekeeper.store import games, versions
 from scorekeeper.store.lookup import game_or_404
 from scorekeeper.web import cache, errors, keyring, security
 from scorekeeper.web.game_page import (
@@ -188,7 +188,7 @@ class UnchangedPolls:
     a request that is not a plain poll) goes on to the app unchanged.
     """
 
-    PATH = re.compile(r"/games/([A-Za-z0-9_-]{1,64})/live")
+    PATH = re.compile(rf"/games/({games.GAME_ID.pattern})/live")
 
     def __init__(self, app, wsgi_app):
         self.wsgi_app = wsgi_app
@@ -233,7 +233,7 @@ class UnchangedPolls:
         held = self._session(environ)
         if held is None:
             return None
-        can_edit = tokens.check_token(token_hash, keyring.token(keyring.GAME_TOKENS, game_id, held))
+        can_edit = keyring.holds(keyring.GAME_TOKENS, game_id, token_hash, held)
         etag = live_etag(version, can_edit)
         return etag if parse_etags(environ["HTTP_IF_NONE_MATCH"]).contains(etag) else None
 
