@@ -372,6 +372,9 @@ def test_hostile_names_are_escaped_on_every_page_that_shows_a_game(app, hostile)
         if response.status_code in (301, 302, 303):
             continue
         assert response.status_code == 200, path
+        if response.mimetype == "text/event-stream":
+            response.close()  # versions only, and open for minutes: nothing to read here
+            continue
         assert_escaped(path, response)
         checked.append(path)
     response = browser.get(f"/games/{game['id']}/live", headers={"HX-Request": "true"})
