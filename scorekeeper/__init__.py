@@ -95,13 +95,13 @@ def register_error_pages(app):
 
 def register_page_helpers(app):
     """Give the templates their helpers and every response its security headers."""
-    from scorekeeper.web import changes, charts, live, rows, security
+    from scorekeeper.web import ahead, changes, charts, rows, security
 
     changes.init_app(app)
     rows.init_app(app)
     charts.init_app(app)
     security.init_app(app)
-    live.init_app(app)
+    ahead.init_app(app)
 
 
 def register_commands(app):

@@ -1,8 +1,8 @@
-"""Following a game live: the version watcher, the event stream, and the unchanged poll.
+"""Following a game live: the version watcher and the event stream.
 
 The watcher hears of a saved version from PostgreSQL's notifications, or by reading the
-followed games' versions on SQLite; the stream passes each version to the page; a poll of
-an unchanged game is answered ahead of the app, with exactly the app's answer.
+followed games' versions on SQLite; the stream passes each version to the page. (The poll
+of an unchanged game, answered ahead of the app, is in test_ahead.py.)
 """
 
 from __future__ import annotations
@@ -10,11 +10,7 @@ from __future__ import annotations
 import threading
 import time
 
-import pytest
-from werkzeug.test import EnvironBuilder, run_wsgi_app
-
-from scorekeeper.store import games, versions
-from scorekeeper.web.live import UnchangedPolls
+from scorekeeper.store import versions
 from tests.conftest import BOTH, DEAL
 
 BACKENDS = BOTH
@@ -161,118 +157,3 @@ def test_the_scoreboard_names_its_stream_and_its_version(client, api):
     assert 'data-version="2"' in page
     assert 'hx-trigger="every 2s, live"' in page
     assert "/static/live.js" in page
-
-
-# ---------------------------------------------------------------- the unchanged poll
-
-
-def poll(app, game_id, etag, cookie=None, through=None, **more):
-    """Send a live poll straight to a WSGI app; return (status, headers)."""
-    headers = {"HX-Request": "true", "If-None-Match": etag, **more}
-    if cookie:
-        headers["Cookie"] = f"session={cookie}"
-    environ = EnvironBuilder(path=f"/games/{game_id}/live", headers=headers).get_environ()
-    _, status, sent = run_wsgi_app(through or app.wsgi_app, environ, buffered=True)
-    return int(status.split()[0]), sent
-
-
-class Counting:
-    """The app behind UnchangedPolls, counting the requests that reach it."""
-
-    def __init__(self, wsgi_app):
-        self.wsgi_app = wsgi_app
-        self.calls = 0
-
-    def __call__(self, environ, start_response):
-        self.calls += 1
-        return self.wsgi_app(environ, start_response)
-
-
-@pytest.fixture
-def behind(app):
-    """Put a counter between UnchangedPolls and the app; return it."""
-    fast = app.wsgi_app
-    assert isinstance(fast, UnchangedPolls)
-    counter = Counting(fast.wsgi_app)
-    fast.wsgi_app = counter
-    return counter
-
-
-def editor_cookie(client, game):
-    client.get(f"/games/{game['id']}/edit/{game['edit_token']}")
-    return client.get_cookie("session").value
-
-
-def without_date(headers):
-    return sorted((k, v) for k, v in headers.items() if k != "Date")
-
-
-@pytest.mark.parametrize("rights", ["viewer", "editor"])
-def test_an_unchanged_poll_is_answered_ahead_of_the_app_with_the_apps_own_answer(
-    app, client, api, behind, rights
-):
-    game = api.create()
-    cookie = editor_cookie(client, game) if rights == "editor" else None
-    etag = '"1-e"' if rights == "editor" else '"1-v"'
-    behind.calls = 0
-    status, fast = poll(app, game["id"], etag, cookie)
-    assert status == 304 and behind.calls == 0
-    app_status, own = poll(app, game["id"], etag, cookie, through=behind)
-    assert app_status == 304 and behind.calls == 1
-    assert without_date(fast) == without_date(own)
-    assert fast["ETag"] == etag
-
-
-def test_a_poll_after_a_change_reaches_the_app(app, client, api, behind):
-    game = api.create()
-    api.add(game, DEAL)
-    behind.calls = 0
-    status, headers = poll(app, game["id"], '"1-v"')
-    assert status == 200 and behind.calls == 1
-    assert headers["ETag"] == '"2-v"'
-
-
-def test_a_poll_whose_rights_changed_reaches_the_app(app, client, api, behind):
-    game = api.create()
-    cookie = editor_cookie(client, game)
-    behind.calls = 0
-    # This browser now holds the edit token: its viewer's page must gain the deal form.
-    assert poll(app, game["id"], '"1-v"', cookie)[0] == 200
-    # A new edit link was made: the old editor's page must say so.
-    with app.app_context():
-        games.rotate_edit_token(games.get_game(game["id"]))
-    assert poll(app, game["id"], '"2-e"', cookie)[0] == 200
-    assert behind.calls == 2
-
-
-@pytest.mark.parametrize(
-    ("cookie", "more"),
-    [
-        ("not-a-signed-session", {}),
-        (None, {"HX-Boosted": "true"}),
-        (None, {"HX-History-Restore-Request": "true"}),
-    ],
-)
-def test_a_poll_the_fast_answer_cannot_vouch_for_reaches_the_app(app, api, behind, cookie, more):
-    game = api.create()
-    behind.calls = 0
-    poll(app, game["id"], '"1-v"', cookie, **more)
-    assert behind.calls == 1
-
-
-def test_polls_of_unknown_games_and_other_addresses_reach_the_app(app, api, behind):
-    behind.calls = 0
-    assert poll(app, "n0-such-game", '"1-v"')[0] == 404
-    environ = EnvironBuilder(path="/games/x/live", query_string="a=1").get_environ()
-    run_wsgi_app(app.wsgi_app, environ, buffered=True)
-    assert behind.calls == 2
-
-
-def test_an_untrusted_host_is_refused_by_the_app_not_answered(app, api, behind):
-    game = api.create()
-    app.config["TRUSTED_HOSTS"] = ["scores.example"]
-    app.wsgi_app = UnchangedPolls(app, behind)  # built again: it reads the settings once
-    behind.calls = 0
-    assert poll(app, game["id"], '"1-v"', Host="evil.example")[0] == 400
-    assert poll(app, game["id"], '"1-v"', Host="scores.example")[0] == 304
-    assert behind.calls == 1

@@ -81,8 +81,15 @@ def create_game():
 def read_game(game_id: str):
     """Answer the game document, every deal included; built once per version of the game."""
     version, _ = stamp_or_404(game_id)
-    key = f"api-game|{game_id}|{version}"
-    return cache.document(key, lambda: json_response(games.game_document(game_or_404(game_id))))
+    return cache.document(
+        document_key(game_id, version),
+        lambda: json_response(games.game_document(game_or_404(game_id))),
+    )
+
+
+def document_key(game_id: str, version: int) -> str:
+    """Return the cache key of the game document at this version (the same for everyone)."""
+    return f"api-game|{game_id}|{version}"
 
 
 @bp.get("/games/<game_id>/deals", endpoint="deals")

@@ -16,9 +16,10 @@ import hmac
 import threading
 from collections.abc import Callable
 
-from flask import Response, current_app, g, request, session
+from flask import Flask, Response, current_app, g, request, session
 from flask_compress.flask_compress import _choose_algorithm, _compress_data
 from flask_wtf.csrf import generate_csrf
+from werkzeug.http import parse_options_header
 
 from scorekeeper.extensions import cache, compress
 from scorekeeper.store.lookup import stamp_or_404
@@ -58,16 +59,41 @@ def key(kind: str, game_id: str, version: int, can_edit: bool, *more: object) ->
     address it was asked at (its links and the language chooser's return address), and on
     whether htmx asked for a fragment.
     """
+    return page_key(
+        kind,
+        game_id,
+        version,
+        can_edit,
+        # The code Flask-Babel's Locale is made from: the same text, without making one.
+        i18n.select_locale(),
+        request.host,
+        request.full_path,
+        wants_fragment(),
+        *more,
+    )
+
+
+def page_key(
+    kind: str,
+    game_id: str,
+    version: int,
+    can_edit: bool,
+    language: str,
+    host: str,
+    full_path: str,
+    fragment: bool,
+    *more: object,
+) -> str:
+    """Return the cache key `key` makes, from what it reads of the request."""
     parts = (
         kind,
         game_id,
         version,
         "e" if can_edit else "v",
-        # The code Flask-Babel's Locale is made from: the same text, without making one.
-        i18n.select_locale(),
-        request.host,
-        request.full_path,
-        "f" if wants_fragment() else "p",
+        language,
+        host,
+        full_path,
+        "f" if fragment else "p",
         *more,
     )
     return "|".join(str(part) for part in parts)
@@ -162,34 +188,53 @@ def _encoded(stored: dict, cache_key: str) -> Response | None:
 
     Every phone accepts brotli or gzip, and compressing a 40 KB page again for each costs
     a millisecond; the compressed body is kept beside the page, under its key and the
-    algorithm, and made the way Flask-Compress makes it (same settings, same headers: the
-    encoding, Vary and the ETag marked with the algorithm).
+    algorithm, and made the way Flask-Compress makes it.
     """
-    accepted = request.headers.get("Accept-Encoding")
-    config = current_app.config
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    algorithm = compressed_as(app, stored, request.headers.get("Accept-Encoding"))
+    if not cache_key or algorithm is None:
+        return None
+    data = cache.get(variant_key(cache_key, algorithm))
+    if data is None:
+        data = _compress_data(app, stored["body"], algorithm)
+        cache.set(variant_key(cache_key, algorithm), data)
+    response = encoded_response(app, stored, algorithm, data)
+    if app.config["COMPRESS_EVALUATE_CONDITIONAL_REQUEST"] and request.method in ("GET", "HEAD"):
+        response.make_conditional(request)
+    return response
+
+
+def compressed_as(app: Flask, stored: dict, accepted: str | None) -> str | None:
+    """Return the algorithm Flask-Compress would compress the stored answer with, if any."""
+    config = app.config
     if (
-        not cache_key
-        or not accepted
+        not accepted
         or stored["status"] != 200
         or len(stored["body"]) < config["COMPRESS_MIN_SIZE"]
+        or _mimetype(stored) not in config["COMPRESS_MIMETYPES"]
     ):
         return None
-    response = current_app.response_class(b"", stored["status"], stored["headers"])
-    if response.mimetype not in config["COMPRESS_MIMETYPES"]:
-        return None
-    algorithm = _choose_algorithm(tuple(compress.enabled_algorithms), accepted)
-    if algorithm is None:
-        return None
-    variant_key = f"{cache_key}|{algorithm}"
-    data = cache.get(variant_key)
-    if data is None:
-        data = _compress_data(current_app, stored["body"], algorithm)
-        cache.set(variant_key, data)
-    response.set_data(data)
+    return _choose_algorithm(tuple(compress.enabled_algorithms), accepted)
+
+
+def variant_key(cache_key: str, algorithm: str) -> str:
+    """Return the key the answer's body compressed with the algorithm is kept under."""
+    return f"{cache_key}|{algorithm}"
+
+
+def encoded_response(app: Flask, stored: dict, algorithm: str, data: bytes) -> Response:
+    """Return the stored answer with its compressed body, with Flask-Compress's headers.
+
+    The encoding, and the ETag (if strong) marked with the algorithm.
+    """
+    response = app.response_class(data, stored["status"], stored["headers"])
     response.headers["Content-Encoding"] = algorithm
     etag, weak = response.get_etag()
     if etag and not weak:
         response.set_etag(f"{etag}:{algorithm}")
-    if config["COMPRESS_EVALUATE_CONDITIONAL_REQUEST"] and request.method in ("GET", "HEAD"):
-        response.make_conditional(request)
     return response
+
+
+def _mimetype(stored: dict) -> str:
+    content_type = next((v for k, v in stored["headers"] if k == "Content-Type"), "")
+    return parse_options_header(content_type)[0]

@@ -73,11 +73,22 @@ def select_locale():
     """Return this request's language: the one chosen, else the browser's best, else English."""
     if not has_request_context():
         return DEFAULT
-    chosen = session.get("locale")
+    code, negotiated = language_of(session, request.accept_languages)
+    if negotiated:
+        g.locale_negotiated = True
+    return code
+
+
+def language_of(held, accepted):
+    """Return the language `select_locale` gives, and whether it came from the browser.
+
+    For a request read outside Flask (scorekeeper/web/ahead.py): `held` is what its session
+    holds, `accepted` its parsed Accept-Language.
+    """
+    chosen = held.get("locale")
     if chosen in LANGUAGES:
-        return chosen
-    g.locale_negotiated = True
-    return best_match(request.accept_languages) or DEFAULT
+        return chosen, False
+    return best_match(accepted) or DEFAULT, True
 
 
 def best_match(accepted):
@@ -156,12 +167,17 @@ def vary_by_language(response):
     back, and a first-time visitor's every page passes here.
     """
     if g.get("locale_negotiated"):
-        vary = response.headers.get("Vary")
-        if not vary:
-            response.headers["Vary"] = "Accept-Language"
-        elif "accept-language" not in {name.strip().lower() for name in vary.split(",")}:
-            response.headers["Vary"] = f"{vary}, Accept-Language"
+        vary_on_language(response)
     return response
+
+
+def vary_on_language(response):
+    """Add Accept-Language to the response's Vary header."""
+    vary = response.headers.get("Vary")
+    if not vary:
+        response.headers["Vary"] = "Accept-Language"
+    elif "accept-language" not in {name.strip().lower() for name in vary.split(",")}:
+        response.headers["Vary"] = f"{vary}, Accept-Language"
 
 
 def translate(value):

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import request, session
+from flask.sessions import SessionMixin
 
 from scorekeeper.store import tokens
 from scorekeeper.web import devices
@@ -46,12 +47,16 @@ def grant(key: str, item_id: str, value: str) -> None:
     session.permanent = True
 
 
-def remember(key: str, item_id: str) -> None:
-    """Put an item at the top of this browser's list of those it opened."""
-    recent = [item_id] + [i for i in session.get(key, []) if i != item_id]
-    if recent != session.get(key):
-        session[key] = recent[:LIMIT]
-        session.permanent = True
+def remember(key: str, item_id: str, held_in: SessionMixin | None = None) -> None:
+    """Put an item at the top of this browser's list of those it opened.
+
+    `held_in` is a session read outside a request (a kept game page's, in ahead.py).
+    """
+    held = session if held_in is None else held_in
+    recent = [item_id] + [i for i in held.get(key, []) if i != item_id]
+    if recent != held.get(key):
+        held[key] = recent[:LIMIT]
+        held.permanent = True
 
 
 def recent(key: str) -> list[str]:

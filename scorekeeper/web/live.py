@@ -16,7 +16,6 @@ demand, a batch at a time, and the whole change log has its own page.
 """
 
 import json
-import re
 import time
 
 from flask import (
@@ -30,16 +29,12 @@ from flask import (
     request,
     url_for,
 )
-from itsdangerous import BadSignature
 from markupsafe import Markup
-from werkzeug.exceptions import SecurityError
-from werkzeug.http import parse_cookie, parse_etags, quote_etag
-from werkzeug.wsgi import get_host
+from werkzeug.http import quote_etag
 
-from scorekeeper.extensions import db
-from scorekeeper.store import games, versions
+from scorekeeper.store import versions
 from scorekeeper.store.lookup import game_or_404
-from scorekeeper.web import cache, errors, keyring, security
+from scorekeeper.web import cache, errors
 from scorekeeper.web.game_page import (
     EARLIER_DEALS,
     RECENT_DEALS,
@@ -68,7 +63,7 @@ def poll(game_id):
         return redirect(url_for("games.show", game_id=game_id), 303)
     version, can_edit = cache.version_and_rights(game_id)
     etag = live_etag(version, can_edit)
-    if request.if_none_match.contains(etag):  # UnchangedPolls answers most of these first
+    if request.if_none_match.contains(etag):  # ahead.py answers most of these first
         return _live_headers(make_response("", 304), etag)
     # The page was an editor's and this browser's token no longer works: say so where
     # the deal form is, or its next save would silently fail.
@@ -171,91 +166,6 @@ def live_attributes(game_id, version, can_edit):
         every=POLL_INTERVAL,
         headers=headers,
     )
-
-
-def init_app(app):
-    """Answer the polls of unchanged games ahead of the app (see UnchangedPolls)."""
-    app.wsgi_app = UnchangedPolls(app, app.wsgi_app)
-
-
-class UnchangedPolls:
-    """Answer a live poll of an unchanged game before the request reaches Flask.
-
-    Most polls find nothing new. For those this answers what `poll` would, the same 304
-    with the same headers, from one read of the game's version by primary key and, when the
-    browser sends a session, its signature checked for the edit rights; no request context,
-    session object, hooks or translations. Anything else (a changed game, an unknown one,
-    a request that is not a plain poll) goes on to the app unchanged.
-    """
-
-    PATH = re.compile(rf"/games/({games.GAME_ID.pattern})/live")
-
-    def __init__(self, app, wsgi_app):
-        self.wsgi_app = wsgi_app
-        with app.app_context():
-            self.engine = db.engine
-        self.sessions = app.session_interface.get_signing_serializer(app)
-        self.cookie = app.config["SESSION_COOKIE_NAME"]
-        self.max_age = int(app.permanent_session_lifetime.total_seconds())
-        self.trusted_hosts = app.config["TRUSTED_HOSTS"]
-        self.headers = [
-            ("Cache-Control", "no-cache, private"),
-            ("Vary", "Cookie, HX-Request, Accept-Encoding"),  # as the app (and Flask-Compress) says
-            *security.headers(app.config),
-        ]
-
-    def __call__(self, environ, start_response):
-        etag = self._unchanged(environ)
-        if etag is None:
-            return self.wsgi_app(environ, start_response)
-        start_response("304 NOT MODIFIED", [("ETag", quote_etag(etag)), *self.headers])
-        return []
-
-    def _unchanged(self, environ):
-        """Return the ETag the poll sent when it is still the game's, else None."""
-        if (
-            environ["REQUEST_METHOD"] != "GET"
-            or environ.get("HTTP_HX_REQUEST") != "true"
-            or "HTTP_HX_BOOSTED" in environ
-            or "HTTP_HX_HISTORY_RESTORE_REQUEST" in environ
-            or environ.get("QUERY_STRING")
-            or "HTTP_IF_NONE_MATCH" not in environ
-        ):
-            return None
-        found = self.PATH.fullmatch(environ.get("PATH_INFO", ""))
-        if found is None or not self._trusted(environ):
-            return None
-        game_id = found[1]
-        stamp = games.get_stamp(game_id, self.engine)
-        if stamp is None:
-            return None
-        version, token_hash = stamp
-        held = self._session(environ)
-        if held is None:
-            return None
-        can_edit = keyring.holds(keyring.GAME_TOKENS, game_id, token_hash, held)
-        etag = live_etag(version, can_edit)
-        return etag if parse_etags(environ["HTTP_IF_NONE_MATCH"]).contains(etag) else None
-
-    def _trusted(self, environ):
-        if not self.trusted_hosts:
-            return True
-        try:
-            get_host(environ, self.trusted_hosts)
-        except SecurityError:
-            return False
-        return True
-
-    def _session(self, environ):
-        """Return what the browser's session holds ({} without one), None if it is not ours."""
-        value = parse_cookie(environ).get(self.cookie) if "HTTP_COOKIE" in environ else None
-        if not value:
-            return {}
-        try:
-            held = self.sessions.loads(value, max_age=self.max_age)
-        except BadSignature:
-            return None  # the app decides what an unreadable session means
-        return held if isinstance(held, dict) else None
 
 
 def _live_headers(response, etag):

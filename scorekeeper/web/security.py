@@ -74,8 +74,13 @@ def _add_headers(response):
     Every response passes here, so the response's header names are looked at once (not
     once per header) and the policy text is made once.
     """
+    return add_missing(response, headers(current_app.config))
+
+
+def add_missing(response, wanted):
+    """Add each of the headers the response does not have already; return the response."""
     chosen = {name.lower() for name, _ in response.headers.items()}
-    for name, value in headers(current_app.config):
+    for name, value in wanted:
         if name.lower() not in chosen:
             response.headers.add(name, value)
     return response

@@ -7,13 +7,31 @@ request without any cookie (an API client, a phone's first visit) gets its new, 
 session without parsing cookies.
 """
 
+import json
+from typing import Any
+
 from flask import Flask, Request
+from flask.json.tag import TaggedJSONSerializer
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import URLSafeTimedSerializer
 
 
+class SortedJSON(TaggedJSONSerializer):
+    """Flask's session serializer, writing the same JSON in a request and outside one.
+
+    Flask's writes through the active app, which sorts the keys, and in insertion order
+    when no app is active; a cookie made ahead of Flask (scorekeeper/web/ahead.py) must be
+    the app's, byte for byte. This one always sorts, as the app did.
+    """
+
+    def dumps(self, value: Any) -> str:
+        return json.dumps(self.tag(value), separators=(",", ":"), sort_keys=True)
+
+
 class SignedCookieSessions(SecureCookieSessionInterface):
     """Flask's own session cookie, signed and checked by a serializer kept between requests."""
+
+    serializer = SortedJSON()
 
     def __init__(self) -> None:
         self._kept: tuple[object, URLSafeTimedSerializer | None] | None = None
