@@ -5,6 +5,22 @@
    before, so the page is never left behind. The browser reopens a dropped stream itself. */
 (function () {
   "use strict";
+
+  /* The live parts replace the history whole. A phone that loaded earlier deals (below
+     the last ones the page shows by itself, from data-recent-from) says the oldest it
+     shows, and the server's history then starts there: reading old deals, nobody is
+     sent back to the recent ones when a deal is saved. */
+  document.addEventListener("htmx:configRequest", function (event) {
+    var history = document.getElementById("history");
+    if (!event.detail.elt.hasAttribute("data-live") || !history) { return; }
+    var rows = history.querySelectorAll("li.deal[id^='deal-']");
+    if (!rows.length) { return; }
+    var oldest = parseInt(rows[rows.length - 1].id.slice("deal-".length), 10);
+    if (oldest < parseInt(history.dataset.recentFrom, 10)) {
+      event.detail.headers["X-History-From"] = String(oldest);
+    }
+  });
+
   if (!window.EventSource) { return; }
 
   var source = null;

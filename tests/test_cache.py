@@ -242,6 +242,32 @@ def test_the_live_page_shows_the_recent_deals_and_loads_earlier_ones_on_demand(a
     assert shown_deals(whole.text) == list(range(30, 5, -1))
 
 
+def test_the_live_parts_keep_the_earlier_deals_a_page_loaded(app, api):
+    total = RECENT_DEALS + 5
+    game = play(api, total)
+    viewer = app.test_client()
+    recent_from = total - RECENT_DEALS + 1
+    page = viewer.get(f"/games/{game['id']}").text
+    assert f'data-recent-from="{recent_from}"' in page
+    api.add(game, entry(total + 1))
+    live = f"/games/{game['id']}/live"
+
+    # The page loaded deals 3 onwards: the new history starts there, and its link
+    # brings the two before.
+    kept = viewer.get(live, headers={**HX, "X-History-From": "3"})
+    assert shown_deals(kept.text) == list(range(total + 1, 2, -1))
+    assert f'hx-get="/games/{game["id"]}/earlier?before=3"' in kept.text
+    assert f'data-recent-from="{recent_from + 1}"' in kept.text
+    assert "X-History-From" in kept.headers["Vary"]
+
+    # A page showing only the recent deals, or a header that is not a deal number, gets
+    # the last ones.
+    for sent in (str(recent_from + 1), "0", "-3", "x", "99999999999"):
+        plain = viewer.get(live, headers={**HX, "X-History-From": sent})
+        assert shown_deals(plain.text) == list(range(total + 1, recent_from, -1)), sent
+    assert shown_deals(viewer.get(live, headers=HX).text)[-1] == recent_from + 1
+
+
 def test_a_short_game_shows_every_deal_without_an_earlier_link(client, api):
     game = play(api, RECENT_DEALS)
     page = client.get(f"/games/{game['id']}").text

@@ -30,9 +30,8 @@ from scorekeeper.api import games as api_games
 from scorekeeper.extensions import cache, db, limiter
 from scorekeeper.store import games
 from scorekeeper.web import cache as pages
-from scorekeeper.web import i18n, keyring, security
+from scorekeeper.web import i18n, keyring, live, security
 from scorekeeper.web.games import REFILL
-from scorekeeper.web.live import live_etag
 
 WsgiApp = Callable[[dict, Callable], Iterable[bytes]]
 Answer = tuple[str, list[tuple[str, str]], bytes]
@@ -87,7 +86,8 @@ class AheadOfFlask:
         self.security = security.headers(app.config)
         self.poll_headers = [
             ("Cache-Control", "no-cache, private"),
-            ("Vary", "Cookie, HX-Request, Accept-Encoding"),  # as the app (and Flask-Compress) says
+            # As the app (and Flask-Compress) says.
+            ("Vary", f"Cookie, HX-Request, {live.HISTORY_FROM}, Accept-Encoding"),
             *self.security,
         ]
         self._first_visits: tuple[int, dict[str, str]] = (0, {})
@@ -132,7 +132,7 @@ class AheadOfFlask:
         if read is None:
             return None
         version, can_edit, _, _ = read
-        etag = live_etag(version, can_edit)
+        etag = live.live_etag(version, can_edit)
         if not parse_etags(environ["HTTP_IF_NONE_MATCH"]).contains(etag):
             return None
         return "304 NOT MODIFIED", [("ETag", quote_etag(etag)), *self.poll_headers], b""

@@ -73,6 +73,7 @@ def game_context(game):
         "board": scoreboard(config, doc, last_result),
         "contract": None if last_result is None else contract(config, last_result),
         "history": history(config, shown),
+        "recent_from": shown[0]["number"] if shown else 1,
         "bidder_names": [players[s] for s in (last["bidders"] or ())] if last else [],
         "winner_names": winner_sides,
         "open_tie": [label for label, seats in sides if set(seats) & set(state.outcome.open_tie)],

@@ -34,7 +34,7 @@ from werkzeug.http import quote_etag
 
 from scorekeeper.store import versions
 from scorekeeper.store.lookup import game_or_404
-from scorekeeper.web import cache, errors
+from scorekeeper.web import cache, errors, params
 from scorekeeper.web.game_page import (
     EARLIER_DEALS,
     RECENT_DEALS,
@@ -55,6 +55,10 @@ RETRY_MS = 2000
 KEEPALIVE_SECONDS = 25
 """How often an idle stream sends a comment, so that no proxy takes it for dead."""
 
+HISTORY_FROM = "X-History-From"
+"""The header in which a page that loaded earlier deals says the oldest one it shows
+(static/live.js), so that the live parts replacing its history keep them."""
+
 
 @bp.get("/games/<game_id>/live")
 def poll(game_id):
@@ -68,14 +72,20 @@ def poll(game_id):
     # The page was an editor's and this browser's token no longer works: say so where
     # the deal form is, or its next save would silently fail.
     revoked = not can_edit and request.headers.get("If-None-Match", "").endswith('-e"')
+    # A page that loaded earlier deals keeps them: it says the oldest one it shows.
+    shown_from = params.parse_int(request.headers.get(HISTORY_FROM), None, 0, params.MAX_ID) or None
 
     def render_live():
         context = game_context(game_or_404(game_id))
+        if shown_from is not None and shown_from < context["recent_from"]:
+            deals = context["game"]["deals"]
+            context["history"] = history(context["config"], deals[shown_from - 1 :])
         form = next_deal_form(context)
         page = render_template("games/_live.html", revoked=revoked, form=form, **context)
         return _live_headers(make_response(page), live_etag(context["version"], can_edit))
 
-    return cache.page(cache.key("live", game_id, version, can_edit, revoked), render_live)
+    key = cache.key("live", game_id, version, can_edit, revoked, shown_from or "")
+    return cache.page(key, render_live)
 
 
 @bp.get("/games/<game_id>/events")
@@ -172,5 +182,5 @@ def _live_headers(response, etag):
     """Mark a live response as revalidated on every poll and varying by session."""
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache, private"
-    response.vary.update(("Cookie", "HX-Request"))
+    response.vary.update(("Cookie", "HX-Request", HISTORY_FROM))
     return response

@@ -183,3 +183,24 @@ def test_phone_entering_the_same_deal_keeps_its_taps_and_is_told(phones, live_se
     editor.get_by_role("button", name="Save deal").click()
     expect(editor.get_by_role("status").first).to_contain_text("Deal 2 saved.")
     expect(editor.locator("#deal-2")).to_be_visible()
+
+
+def test_earlier_deals_a_phone_opened_stay_open_when_a_deal_is_saved(phones, live_server):
+    _, viewer = phones
+    body = {"ruleset": "five-handed-schmier", "players": PLAYERS, "target": 999}
+    game = api(live_server, "/api/v1/games", body)
+    deals = f"/api/v1/games/{game['id']}/deals"
+    for _ in range(12):
+        api(live_server, deals, DEAL_1_API, game["edit_token"])
+    viewer.goto(f"{live_server}/games/{game['id']}")
+    expect(viewer.locator("#deal-3")).to_be_visible()
+    expect(viewer.locator("#deal-2")).to_have_count(0)
+    viewer.get_by_role("link", name="Show the 2 earlier deals").click()
+    expect(viewer.locator("#deal-1")).to_be_visible()
+
+    # Someone saves deal 13 while this phone reads deal 1: it stays where it is.
+    api(live_server, deals, DEAL_1_API, game["edit_token"])
+    expect(viewer.locator("#deal-13")).to_be_visible(timeout=3000)
+    expect(viewer.locator("#history li.deal")).to_have_count(13)
+    expect(viewer.locator("#deal-1")).to_be_visible()
+    expect(viewer.get_by_role("link", name=re.compile("earlier deal"))).to_have_count(0)
