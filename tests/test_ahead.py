@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
-from scorekeeper.extensions import limiter
+from scorekeeper.extensions import db, limiter
 from scorekeeper.store import games
 from scorekeeper.web.ahead import AheadOfFlask
 from tests.conftest import BOTH, DEAL, make_app
@@ -355,6 +355,8 @@ def test_with_app_wide_rate_limits_every_request_reaches_the_app(database, api, 
         assert counter.calls == 2
     finally:
         limited.extensions["scorekeeper.versions"].stop()
+        with limited.app_context():
+            db.engine.dispose()
 
 
 # ---------------------------------------------------------------- the kept API document
