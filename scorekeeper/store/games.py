@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, bindparam, func, inspect, select, update
+from sqlalchemy import Engine, Select, bindparam, func, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -285,18 +285,16 @@ def add_deal(game: Game, raw: object, *, device: str | None = None) -> Deal:
             raise GameFull(
                 f"A game holds at most {limits.DEALS_PER_GAME} deals; start a new game to go on."
             )
-        _check_change_room(game)
         new_state = engine.apply_deal(state, entry)
         result = new_state.last
         assert result is not None  # apply_deal always records the deal it applied
         document = result.to_document()
-        _claim(game)
+        winners = list(game.winners or ())
+        _claim(game, new_state, logged=True)
         deal = Deal(game_id=game.id, number=result.number, entry=entry.to_json(), result=document)
         db.session.add(deal)
         if _deals_loaded(game):
             game.deals.append(deal)
-        winners = list(game.winners or ())
-        cache_state(game, new_state)
         _log(game, result.number, "add", None, document, device)
         try:
             db.session.flush()
@@ -329,8 +327,8 @@ def correct_deal(game: Game, number: int, raw: object, *, device: str | None = N
             message = f"This correction is sent to deal {number} but says number {entry.number}."
             raise NumberConflict(number, entry.number, message)
         results = engine.correct_deal(config, [d.entry for d in deals], number, entry)
-        _check_change_room(game)
-        _claim(game)
+        winners = list(game.winners or ())
+        _claim(game, engine.resume(config, results[-1]), logged=True)
         now = utcnow()
         target = deals[number - 1]
         before = dict(target.result)
@@ -343,8 +341,6 @@ def correct_deal(game: Game, number: int, raw: object, *, device: str | None = N
                 deal.updated_at = now
                 rewritten.append(deal)
         after = dict(target.result)
-        winners = list(game.winners or ())
-        cache_state(game, engine.resume(config, results[-1]))
         _log(game, number, "correct", before, after, device)
         _flush()
         records.record_deals(game, rewritten)
@@ -372,12 +368,11 @@ def undo_last_deal(game: Game, number: int, *, device: str | None = None) -> Non
             engine.DealResult.from_document(last_two[1].result) if len(last_two) > 1 else None
         )
         before = dict(last.result)
-        _claim(game)
+        winners = list(game.winners or ())
+        _claim(game, engine.resume(config, previous))
         db.session.delete(last)
         if _deals_loaded(game):
             game.deals.remove(last)
-        winners = list(game.winners or ())
-        cache_state(game, engine.resume(config, previous))
         _log(game, number, "undo", before, None, device)
         _flush()
         records.forget_deal(game, number)
@@ -427,31 +422,52 @@ def _retrying(game: Game, attempt: Callable[[Game], T]) -> T:
     raise NumberConflict(game.deal_count + 1)  # pragma: no cover
 
 
-def _claim(game: Game) -> None:
-    """Take the game's write lock by moving its version on, or raise _Stale if it moved."""
+def _claim(game: Game, state: engine.GameState | None = None, *, logged: bool = False) -> None:
+    """Take the game's write lock by moving its version on, or raise _Stale if it moved.
+
+    The same statement writes the time and, given the state the change leads to, what
+    `cache_state` keeps of it: the change makes no other UPDATE of the game's row. A
+    change `logged` in the change log claims only while the log has room (else GameFull).
+    """
+    values: dict[str, Any] = {"updated_at": utcnow()}
+    if state is not None:
+        values |= state_columns(state)
+    claim = update(Game).where(Game.id == game.id, Game.version == game.version)
+    if logged:
+        claim = claim.where(_change_count(game).scalar_subquery() < limits.CHANGES_PER_GAME)
     claimed = db.session.execute(
-        update(Game)
-        .where(Game.id == game.id, Game.version == game.version)
-        .values(version=Game.version + 1)
-        .execution_options(synchronize_session=False)
+        claim.values(version=Game.version + 1, **values).execution_options(
+            synchronize_session=False
+        )
     )
     if getattr(claimed, "rowcount", 0) != 1:
+        if logged:
+            _check_change_room(game)
         raise _Stale
-    # Keep the loaded object in step without another UPDATE of the version.
-    set_committed_value(game, "version", game.version + 1)
-    game.updated_at = utcnow()
+    # Keep the loaded object in step without writing the row again.
+    values["version"] = game.version + 1
+    for name, value in values.items():
+        set_committed_value(game, name, value)
+
+
+def state_columns(state: engine.GameState) -> dict[str, Any]:
+    """Return the game row's columns that cache the engine's state, for lists and quick looks."""
+    outcome = state.outcome
+    return {
+        "deal_count": state.deal_count,
+        "scores": list(state.scores),
+        "next_dealer": state.next_dealer,
+        "status": str(outcome.status),
+        "winners": list(outcome.winners),
+        "decided_by": None if outcome.decided_by is None else str(outcome.decided_by),
+        "explanation": str(outcome.explanation),
+    }
 
 
 def cache_state(game: Game, state: engine.GameState) -> None:
-    """Cache the engine's state on the game row, for lists and quick looks."""
-    outcome = state.outcome
-    game.deal_count = state.deal_count
-    game.scores = list(state.scores)
-    game.next_dealer = state.next_dealer
-    game.status = str(outcome.status)
-    game.winners = list(outcome.winners)
-    game.decided_by = None if outcome.decided_by is None else str(outcome.decided_by)
-    game.explanation = str(outcome.explanation)
+    """Cache the engine's state on a game being made (a change writes it in `_claim`)."""
+    for name, value in state_columns(state).items():
+        setattr(game, name, value)
 
 
 def _log(
@@ -475,13 +491,21 @@ def _log(
 
 
 def _check_change_room(game: Game) -> None:
-    """Raise GameFull when the game's change log is full (one counting query)."""
-    count = db.session.scalar(select(func.count()).where(Change.game_id == game.id)) or 0
+    """Raise GameFull when the game's change log is full (one counting query).
+
+    Asked when a claim failed: the log may be full, or another request changed the game.
+    """
+    count = db.session.scalar(_change_count(game)) or 0
     if count >= limits.CHANGES_PER_GAME:
         raise GameFull(
             f"A game keeps at most {limits.CHANGES_PER_GAME} changes in its log; "
             "start a new game to go on."
         )
+
+
+def _change_count(game: Game) -> Select[Any]:
+    """Return the query counting the game's change-log entries."""
+    return select(func.count()).where(Change.game_id == game.id)
 
 
 def _storable(text: str) -> bool:
