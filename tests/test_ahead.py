@@ -227,6 +227,16 @@ def test_a_phone_that_remembers_the_game_gets_no_cookie(app, client, api, behind
     assert headers["Vary"].endswith("Cookie")
 
 
+def test_with_sessions_refreshed_on_every_request_the_kept_page_refreshes_it_too(
+    app, client, api, behind
+):
+    app.config["SESSION_REFRESH_EACH_REQUEST"] = True
+    game = api.create()
+    cookie = viewer_cookie(client, game)
+    _, headers, _ = kept_page(app, behind, game, cookie)
+    assert "Set-Cookie" in headers
+
+
 def test_a_phone_that_opened_other_games_gets_this_one_first_in_its_list(app, client, api, behind):
     first, second = api.create(), api.create()
     cookie = viewer_cookie(client, first)

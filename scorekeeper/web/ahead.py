@@ -225,7 +225,7 @@ class AheadOfFlask:
         """
         session = self.sessions.session_class(held)
         keyring.remember(keyring.RECENT_GAMES, game_id, session)
-        if not session.modified:
+        if not self.sessions.should_set_cookie(self.app, session):
             return None
         first = "HTTP_COOKIE" not in environ
         second = int(time.time())
