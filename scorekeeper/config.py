@@ -31,7 +31,7 @@ DEFAULTS = {
     "LIVE_STREAM_SECONDS": 300,
     # Rendered pages and documents, keyed by the game's version (scorekeeper/web/cache.py):
     # in each worker's memory, or in Redis when FLASK_CACHE_REDIS_URL is set.
-    "CACHE_TYPE": "SimpleCache",
+    "CACHE_TYPE": "scorekeeper.memory.MemoryCache",
     "CACHE_DEFAULT_TIMEOUT": 600,
     "CACHE_THRESHOLD": 2000,
     # Only what is worth it: a cheap compression level, nothing under 500 bytes. Files sent

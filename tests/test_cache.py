@@ -347,11 +347,11 @@ def test_an_answer_that_is_not_kept_is_made_again(app):
 
 
 def kept_rows(app):
-    """Return the keys of the page rows kept in the cache (SimpleCache in the tests)."""
+    """Return the keys of the page rows kept in the cache."""
     from scorekeeper.extensions import row_cache
 
     with app.app_context():
-        return {key for key in row_cache.cache._cache if key.startswith("row|")}
+        return {key for key in row_cache.cache.kept_keys() if key.startswith("row|")}
 
 
 def deal_item(html, number):
