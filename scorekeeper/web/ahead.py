@@ -212,8 +212,7 @@ class AheadOfFlask:
             if self.app.config["COMPRESS_EVALUATE_CONDITIONAL_REQUEST"]:
                 headers.append(("Date", http_date()))  # werkzeug's make_conditional adds it
         headers.append(("Content-Length", str(len(body))))
-        named = {name.lower() for name, _ in headers}
-        headers += [(name, value) for name, value in self.security if name.lower() not in named]
+        headers += security.missing((name for name, _ in headers), self.security)
         return headers, body
 
     def _session_cookie(self, environ, held, game_id) -> str | None:
@@ -310,8 +309,6 @@ def _vary(headers, name):
     """Add the name to the Vary header in the list (making one if need be), once."""
     for index, (header, value) in enumerate(headers):
         if header == "Vary":
-            names = [part.strip() for part in value.split(",") if part.strip()]
-            if name.lower() not in {part.lower() for part in names}:
-                headers[index] = ("Vary", ", ".join([*names, name]))
+            headers[index] = ("Vary", i18n.vary_with(value, name))
             return
     headers.append(("Vary", name))

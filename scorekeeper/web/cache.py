@@ -198,7 +198,12 @@ def _encoded(stored: dict, cache_key: str) -> Response | None:
     if data is None:
         data = _compress_data(app, stored["body"], algorithm)
         cache.set(variant_key(cache_key, algorithm), data)
-    response = encoded_response(app, stored, algorithm, data)
+    # With Flask-Compress's headers: the encoding, and a strong ETag marked with it.
+    response = app.response_class(data, stored["status"], stored["headers"])
+    response.headers["Content-Encoding"] = algorithm
+    etag, weak = response.get_etag()
+    if etag and not weak:
+        response.set_etag(f"{etag}:{algorithm}")
     if app.config["COMPRESS_EVALUATE_CONDITIONAL_REQUEST"] and request.method in ("GET", "HEAD"):
         response.make_conditional(request)
     return response
@@ -220,19 +225,6 @@ def compressed_as(app: Flask, stored: dict, accepted: str | None) -> str | None:
 def variant_key(cache_key: str, algorithm: str) -> str:
     """Return the key the answer's body compressed with the algorithm is kept under."""
     return f"{cache_key}|{algorithm}"
-
-
-def encoded_response(app: Flask, stored: dict, algorithm: str, data: bytes) -> Response:
-    """Return the stored answer with its compressed body, with Flask-Compress's headers.
-
-    The encoding, and the ETag (if strong) marked with the algorithm.
-    """
-    response = app.response_class(data, stored["status"], stored["headers"])
-    response.headers["Content-Encoding"] = algorithm
-    etag, weak = response.get_etag()
-    if etag and not weak:
-        response.set_etag(f"{etag}:{algorithm}")
-    return response
 
 
 def _mimetype(stored: dict) -> str:

@@ -167,17 +167,20 @@ def vary_by_language(response):
     back, and a first-time visitor's every page passes here.
     """
     if g.get("locale_negotiated"):
-        vary_on_language(response)
+        response.headers["Vary"] = vary_with(response.headers.get("Vary"), "Accept-Language")
     return response
 
 
-def vary_on_language(response):
-    """Add Accept-Language to the response's Vary header."""
-    vary = response.headers.get("Vary")
+def vary_with(vary, name):
+    """Return the text of a Vary header with `name` added, unless it names it already.
+
+    The answers made ahead of Flask (scorekeeper/web/ahead.py) add their names the same way.
+    """
     if not vary:
-        response.headers["Vary"] = "Accept-Language"
-    elif "accept-language" not in {name.strip().lower() for name in vary.split(",")}:
-        response.headers["Vary"] = f"{vary}, Accept-Language"
+        return name
+    if name.lower() in {part.strip().lower() for part in vary.split(",")}:
+        return vary
+    return f"{vary}, {name}"
 
 
 def translate(value):

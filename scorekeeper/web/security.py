@@ -74,16 +74,15 @@ def _add_headers(response):
     Every response passes here, so the response's header names are looked at once (not
     once per header) and the policy text is made once.
     """
-    return add_missing(response, headers(current_app.config))
-
-
-def add_missing(response, wanted):
-    """Add each of the headers the response does not have already; return the response."""
-    chosen = {name.lower() for name, _ in response.headers.items()}
-    for name, value in wanted:
-        if name.lower() not in chosen:
-            response.headers.add(name, value)
+    for name, value in missing(response.headers.keys(), headers(current_app.config)):
+        response.headers.add(name, value)
     return response
+
+
+def missing(present, wanted):
+    """Return those of the `wanted` headers whose names are not among the `present` ones."""
+    chosen = {name.lower() for name in present}
+    return [(name, value) for name, value in wanted if name.lower() not in chosen]
 
 
 def _htmx_context():
