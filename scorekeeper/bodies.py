@@ -12,16 +12,20 @@ BODY_METHODS = frozenset(("POST", "PUT", "PATCH", "DELETE"))
 
 
 def sent_no_body() -> bool:
-    """Return whether the request plainly has no body to measure.
+    """Return whether the request plainly has no body to measure: a method whose body no
+    view reads, sent without one."""
+    return request.method not in BODY_METHODS and has_no_body(request.environ)
 
-    A method whose body no view reads, sent with neither a length nor chunked transfer
-    coding: HTTP/1.1 has no other way to send a body, and servers then pass none on.
+
+def has_no_body(environ) -> bool:
+    """Return whether a request, as its WSGI environ says, was sent without a body.
+
+    Neither a length above zero nor a transfer coding: HTTP/1.1 has no other way to send a
+    body, and servers then pass none on. The environ is read as sent: Werkzeug's parsed
+    headers cost more here, and the layer ahead of Flask has no request object.
     """
-    environ = request.environ  # read as sent: Werkzeug's parsed headers cost more here
     return (
-        request.method not in BODY_METHODS
-        and not environ.get("CONTENT_LENGTH")
-        and "chunked" not in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        environ.get("CONTENT_LENGTH", "") in ("", "0") and "HTTP_TRANSFER_ENCODING" not in environ
     )
 
 

@@ -26,6 +26,7 @@ from werkzeug.exceptions import SecurityError
 from werkzeug.http import http_date, parse_accept_header, parse_cookie, parse_etags, quote_etag
 from werkzeug.wsgi import get_host
 
+from scorekeeper import bodies
 from scorekeeper.api import games as api_games
 from scorekeeper.extensions import cache, db, limiter
 from scorekeeper.store import games
@@ -43,7 +44,6 @@ API_GAME = re.compile(rf"{api_games.bp.url_prefix}/games/({games.GAME_ID.pattern
 
 PASSED_ON = (
     "HTTP_HX_REQUEST",
-    "HTTP_TRANSFER_ENCODING",
     "HTTP_IF_NONE_MATCH",
     "HTTP_IF_MATCH",
     "HTTP_IF_MODIFIED_SINCE",
@@ -51,8 +51,8 @@ PASSED_ON = (
     "HTTP_IF_RANGE",
     "HTTP_RANGE",
 )
-"""What makes a page request more than the plain read answered here: htmx's, one with a
-body, a conditional or partial one."""
+"""What makes a page request more than the plain read answered here: htmx's, a
+conditional or partial one (and, besides, a query or a body)."""
 
 VERIFIED_COOKIES = 10_000
 """How many session cookies a process remembers as checked (all forgotten when full)."""
@@ -298,10 +298,10 @@ class AheadOfFlask:
 
 def _plain(environ) -> bool:
     """Return whether a request is the plain read of its address, as a phone sends it."""
-    return not (
-        any(name in environ for name in PASSED_ON)
-        or environ.get("QUERY_STRING")
-        or environ.get("CONTENT_LENGTH", "0") not in ("", "0")
+    return (
+        not any(name in environ for name in PASSED_ON)
+        and not environ.get("QUERY_STRING")
+        and bodies.has_no_body(environ)
     )
 
 
