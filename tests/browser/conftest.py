@@ -57,11 +57,37 @@ def live_app(tmp_path_factory):
         db.engine.dispose()
 
 
+def whole_bodies(app):
+    """Hand the server each answer read whole, its body closed, event streams excepted.
+
+    Werkzeug's server skips the body's ``close()`` when the browser hangs up mid-answer
+    (its clean-up reads the dead socket and raises first), which left a static file open
+    for the garbage collector to report as an unclosed file in some later test.
+    """
+
+    def serve(environ, start_response):
+        kind = []
+
+        def remember(status, headers, exc_info=None):
+            kind.extend(value for name, value in headers if name.lower() == "content-type")
+            return start_response(status, headers, exc_info)
+
+        body = app(environ, remember)
+        if kind and kind[0].startswith("text/event-stream"):
+            return body
+        try:
+            return [b"".join(body)]
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+
+    return serve
+
+
 @pytest.fixture(scope="session")
 def live_server(live_app):
     """Yield the base URL of the app served on a free local port."""
-    app = live_app
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, whole_bodies(live_app), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
