@@ -87,6 +87,34 @@ def test_followers_of_one_game_are_not_woken_by_another(app, api):
         thread.join()
 
 
+def test_a_version_saved_while_a_game_is_first_followed_is_not_missed(app, api, monkeypatch):
+    # The watcher is already listening, for another game, as in a busy process.
+    other, game = api.create(), api.create()
+    watcher = versions.VersionWatcher(_engine(app))
+    with watcher.follow(other["id"]) as listening:
+        thread = save_deal_later(api, other, after=0)
+        assert listening.wait(WITHIN) == 2
+        thread.join()
+
+        # A deal of the game is saved, and announced, after the watcher read its version
+        # but before the game is among those followed: that announcement is not for it.
+        read = watcher._read
+
+        def read_then_save(ids):
+            found = read(ids)
+            if game["id"] in ids and not saved:
+                saved.append(api.add(game, DEAL))
+                time.sleep(0.3)  # the announcement is heard, and passed over
+            return found
+
+        saved: list = []
+        monkeypatch.setattr(watcher, "_read", read_then_save)
+        with watcher.follow(game["id"]) as follower:
+            assert saved
+            assert follower.wait(WITHIN) == 2
+    watcher.stop()
+
+
 def _engine(app):
     from scorekeeper.extensions import db
 

@@ -140,9 +140,20 @@ class VersionWatcher:
         if version is None:
             return None
         with self._lock:
-            followed = self._followed.setdefault(game_id, _Followed(version))
+            followed = self._followed.get(game_id)
+            first = followed is None
+            if followed is None:
+                followed = self._followed[game_id] = _Followed(version)
             followed.followers += 1
             self._start()
+        if first and self.listens:
+            # A version announced between the read and now was not heard for this game
+            # (it was not followed yet): read once more, now that every announcement is.
+            try:
+                self._heard({game_id: self._read([game_id]).get(game_id, -1)})
+            except BaseException:
+                self._leave(game_id, followed)
+                raise
         return followed
 
     def _leave(self, game_id: str, followed: _Followed) -> None:
