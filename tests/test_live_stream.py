@@ -10,6 +10,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 from scorekeeper.store import versions
 from tests.conftest import BOTH, DEAL
 
@@ -112,6 +114,24 @@ def test_a_version_saved_while_a_game_is_first_followed_is_not_missed(app, api, 
         with watcher.follow(game["id"]) as follower:
             assert saved
             assert follower.wait(WITHIN) == 2
+    watcher.stop()
+
+
+def test_a_game_gone_by_the_second_read_is_not_followed(app, api, monkeypatch):
+    game = api.create()
+    watcher = versions.VersionWatcher(_engine(app))
+    if not watcher.listens:
+        pytest.skip("only a listening watcher reads a game's version a second time")
+    reads = []
+
+    def read_once(ids):
+        reads.append(ids)
+        return {game["id"]: 1} if len(reads) == 1 else {}
+
+    monkeypatch.setattr(watcher, "_read", read_once)
+    assert watcher.follow(game["id"]) is None
+    assert len(reads) == 2
+    assert watcher.followed() == {}
     watcher.stop()
 
 

@@ -150,10 +150,14 @@ class VersionWatcher:
             # A version announced between the read and now was not heard for this game
             # (it was not followed yet): read once more, now that every announcement is.
             try:
-                self._heard({game_id: self._read([game_id]).get(game_id, -1)})
+                again = self._read([game_id]).get(game_id)
             except BaseException:
                 self._leave(game_id, followed)
                 raise
+            self._heard({game_id: -1 if again is None else again})
+            if again is None:  # deleted in between: there is nothing to follow
+                self._leave(game_id, followed)
+                return None
         return followed
 
     def _leave(self, game_id: str, followed: _Followed) -> None:
