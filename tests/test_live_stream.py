@@ -126,6 +126,7 @@ def test_a_game_gone_by_the_second_read_is_not_followed(app, api, monkeypatch):
         return {game["id"]: 1} if len(reads) == 1 else {}
 
     monkeypatch.setattr(watcher, "_read", read_once)
+    monkeypatch.setattr(watcher, "_start", lambda: None)  # no listening thread reads too
     assert watcher.follow(game["id"]) is None
     assert len(reads) == 2
     assert watcher.followed() == {}
