@@ -29,6 +29,10 @@ DEFAULTS = {
     "BABEL_TRANSLATION_DIRECTORIES": str(Path(__file__).parent / "translations"),
     # A phone following a game live holds a stream open this long, then opens a new one.
     "LIVE_STREAM_SECONDS": 300,
+    # Streams one process holds open at most; past it a page follows its game by polling.
+    # Keep it under the worker's connections (GUNICORN_CONNECTIONS, 5,000): a worker whose
+    # every connection is a stream has none left to save a deal or answer a poll.
+    "LIVE_STREAMS_MAX": 4000,
     # Rendered pages and documents, keyed by the game's version (scorekeeper/web/cache.py):
     # in each worker's memory, or in Redis when FLASK_CACHE_REDIS_URL is set.
     "CACHE_TYPE": "scorekeeper.memory.MemoryCache",

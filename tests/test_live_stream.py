@@ -193,6 +193,38 @@ def test_a_stream_closed_before_it_started_lets_go_of_the_game(app, client, api)
     assert app.extensions["scorekeeper.versions"].followed() == {}
 
 
+def test_past_its_most_streams_a_process_says_to_poll_and_takes_them_again_once_one_ends(
+    app, client, api
+):
+    app.config["LIVE_STREAMS_MAX"] = 2
+    first, second = api.create(), api.create()
+    watcher = app.extensions["scorekeeper.versions"]
+    streams = [
+        client.get(f"/games/{first['id']}/events", buffered=False),
+        client.get(f"/games/{second['id']}/events", buffered=False),
+    ]
+    assert [s.status_code for s in streams] == [200, 200]
+    assert watcher.following() == 2
+
+    refused = client.get(f"/games/{first['id']}/events")
+    assert refused.status_code == 503
+    assert refused.headers["Retry-After"] == "30"
+    assert refused.headers["Cache-Control"] == "no-store"
+    assert watcher.following() == 2
+    # The page itself, and its poll, are served as ever.
+    assert client.get(f"/games/{first['id']}").status_code == 200
+
+    streams.pop().close()
+    assert watcher.following() == 1
+    again = client.get(f"/games/{first['id']}/events", buffered=False)
+    assert again.status_code == 200
+    assert events(again, 2)[1] == "id: 1\nevent: version\ndata: 1\n\n"
+    again.close()
+    streams.pop().close()
+    assert watcher.following() == 0
+    assert watcher.followed() == {}
+
+
 def test_there_is_no_stream_for_an_unknown_game(client):
     response = client.get("/games/n0-such-game/events")
     assert response.status_code == 404

@@ -3,8 +3,9 @@
 A game page follows its game through a stream of server-sent events (``/events``): the
 server says each new version as it is saved (scorekeeper/store/versions.py hears of it,
 from any app instance), and the page then asks for its live parts once. While the stream
-is down (a proxy that buffers, a browser without EventSource) the page polls every 2 s
-instead: static/live.js switches between the two.
+is down (a proxy that buffers, a browser without EventSource, a process that already
+holds LIVE_STREAMS_MAX streams) the page polls every 2 s instead: static/live.js switches
+between the two.
 
 Asking for the live parts sends the ETag of what the page shows in ``If-None-Match`` (set
 by ``hx-headers``): an unchanged game costs one read of its version by primary key, and no
@@ -97,7 +98,15 @@ def events(game_id):
     connection while it waits.
     """
     seconds = current_app.config["LIVE_STREAM_SECONDS"]
-    follower = versions.watcher().follow(game_id)
+    watcher = versions.watcher()
+    if watcher.following() >= current_app.config["LIVE_STREAMS_MAX"]:
+        # Every connection of the worker would be a stream: the page polls instead (live.js
+        # lets its 2-second poll run while it has no stream, and asks again in 5 s).
+        busy = Response("Too many games followed live here; the page polls instead.", 503)
+        busy.headers["Retry-After"] = "30"
+        busy.headers["Cache-Control"] = "no-store"
+        return busy
+    follower = watcher.follow(game_id)
     if follower is None:
         abort(404)
 

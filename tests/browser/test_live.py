@@ -152,6 +152,30 @@ def test_without_a_stream_the_page_polls_and_still_shows_a_deal_within_3_seconds
         context.close()
 
 
+def test_a_page_refused_a_stream_by_a_busy_server_polls_and_still_shows_a_deal(
+    browser, live_app, live_server
+):
+    """Past LIVE_STREAMS_MAX open streams the server answers 503; the page polls instead."""
+    context = browser.new_context(viewport=PHONE)
+    viewer = context.new_page()
+    most = live_app.config["LIVE_STREAMS_MAX"]
+    live_app.config["LIVE_STREAMS_MAX"] = 0
+    try:
+        game = new_game(live_server)
+        refused = []
+        viewer.on("response", lambda r: r.url.endswith("/events") and refused.append(r.status))
+        viewer.goto(f"{live_server}/games/{game['id']}")
+        expect(viewer.locator("html")).to_have_attribute("data-stream", "down")
+        api(live_server, f"/api/v1/games/{game['id']}/deals", DEAL_1_API, game["edit_token"])
+        started = time.monotonic()
+        expect(viewer.locator("#scoreboard")).to_contain_text("Deal 1:", timeout=3000)
+        assert time.monotonic() - started < LIVE_WITHIN
+        assert refused and set(refused) == {503}, refused
+    finally:
+        live_app.config["LIVE_STREAMS_MAX"] = most
+        context.close()
+
+
 def test_phone_entering_the_same_deal_keeps_its_taps_and_is_told(phones, live_server):
     editor, idle = phones
     game = new_game(live_server)
