@@ -103,7 +103,6 @@ class VersionWatcher:
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
         self._pid = os.getpid()
-        self._following = 0
 
     def follow(self, game_id: str) -> Follower | None:
         """Start following the game (until the follower is closed); None if there is none."""
@@ -124,7 +123,7 @@ class VersionWatcher:
         """Return how many followers (open streams) this process has, over every game."""
         with self._lock:
             self._after_fork()
-            return self._following
+            return sum(followed.followers for followed in self._followed.values())
 
     def followed(self) -> dict[str, int]:
         """Return the versions of the games followed in this process, by id."""
@@ -141,7 +140,6 @@ class VersionWatcher:
             followed = self._followed.get(game_id)
             if followed is not None:
                 followed.followers += 1
-                self._following += 1
                 return followed
         # Read outside the lock: one slow read must not hold up every other stream.
         version = self._read([game_id]).get(game_id)
@@ -153,7 +151,6 @@ class VersionWatcher:
             if followed is None:
                 followed = self._followed[game_id] = _Followed(version)
             followed.followers += 1
-            self._following += 1
             self._start()
         if first and self.listens:
             # A version announced between the read and now was not heard for this game
@@ -172,7 +169,6 @@ class VersionWatcher:
     def _leave(self, game_id: str, followed: _Followed) -> None:
         with self._lock:
             followed.followers -= 1
-            self._following -= 1
             if followed.followers <= 0 and self._followed.get(game_id) is followed:
                 del self._followed[game_id]
 
@@ -181,7 +177,6 @@ class VersionWatcher:
         if self._pid != os.getpid():
             self._pid = os.getpid()
             self._followed = {}
-            self._following = 0
             self._thread = None
 
     def _start(self) -> None:
