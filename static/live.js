@@ -2,9 +2,72 @@
    (server-sent events, /games/<id>/events) and the scoreboard then asks for its live parts
    once. While the stream is open the scoreboard's own 2-second poll stands down; whenever
    it is not (no EventSource, a proxy that buffers, the network away) the poll goes on as
-   before, so the page is never left behind. The browser reopens a dropped stream itself. */
+   before, so the page is never left behind. The browser reopens a dropped stream itself.
+   When both the stream and the polls are lost, the page says so ("Offline — last update
+   HH:MM", the last time it heard from the server) and catches up as soon as a poll is
+   answered again. */
 (function () {
   "use strict";
+
+  var source = null;
+  var heard = null; /* the newest version the stream told of */
+  var lastHeard = Date.now(); /* when the server last answered: the page was just served */
+  var pollsLost = false;
+
+  function scoreboard() { return document.querySelector("[data-live][data-events]"); }
+
+  function streamOpen() { return Boolean(source && source.readyState === EventSource.OPEN); }
+
+  /* Show or clear the offline mark: shown while neither the stream nor a poll gets through. */
+  function mark() {
+    var element = document.getElementById("offline-mark");
+    if (!element || !scoreboard()) { return; }
+    var lost = pollsLost && !streamOpen();
+    if (lost) {
+      var time = new Date(lastHeard).toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+      element.textContent = element.dataset.text.replace("{time}", time);
+    }
+    element.hidden = !lost;
+    document.documentElement.classList.toggle("is-offline", lost);
+  }
+
+  function heardNow() {
+    lastHeard = Date.now();
+    pollsLost = false;
+    mark();
+  }
+
+  function isPoll(event) {
+    var elt = event.detail && event.detail.elt;
+    return Boolean(elt && elt.hasAttribute && elt.hasAttribute("data-live"));
+  }
+
+  /* A poll answered (a new version, or 304 for the same) means the server is there. */
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!isPoll(event)) { return; }
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (status >= 200 && status < 400) { heardNow(); }
+  });
+  ["htmx:sendError", "htmx:timeout"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      if (!isPoll(event)) { return; }
+      pollsLost = true;
+      mark();
+    });
+  });
+
+  /* The phone says it lost its network: the stream is of no use any more (it may not even
+     notice), so polls take over and the mark shows at once; back online, catch up now. */
+  window.addEventListener("offline", function () {
+    if (source) { source.close(); source = null; say("down"); }
+    pollsLost = true;
+    mark();
+  });
+  window.addEventListener("online", function () {
+    var board = scoreboard();
+    if (board && window.htmx) { window.htmx.trigger(board, "live"); }
+    open();
+  });
 
   /* The live parts replace the history whole. A phone that loaded earlier deals (below
      the last ones the page shows by itself, from data-recent-from) says the oldest it
@@ -21,30 +84,27 @@
     }
   });
 
-  if (!window.EventSource) { return; }
-
-  var source = null;
-  var heard = null; /* the newest version the stream told of */
-
   /* The page says how it follows the game: data-stream="open" or "down" on <html>. */
   function say(state) { document.documentElement.dataset.stream = state; }
 
-  function scoreboard() { return document.querySelector("[data-live][data-events]"); }
-
   function open() {
     var board = scoreboard();
-    if (!board || source) { return; }
+    if (!window.EventSource || !board || source) { return; }
     source = new EventSource(board.dataset.events);
     source.addEventListener("version", function (event) {
       heard = event.data;
+      heardNow();
       var current = scoreboard();
       if (current && current.dataset.version !== event.data && window.htmx) {
         window.htmx.trigger(current, "live");
       }
     });
-    source.addEventListener("open", function () { say("open"); });
+    source.addEventListener("open", function () { say("open"); heardNow(); });
     source.addEventListener("error", function () {
+      /* Up to now the stream had told everything: the page was current until this moment. */
+      if (document.documentElement.dataset.stream === "open") { lastHeard = Date.now(); }
       say("down");
+      mark();
       if (source.readyState === EventSource.CLOSED) { source = null; window.setTimeout(open, 5000); }
     });
   }
@@ -55,8 +115,7 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var detail = event.detail;
     if (!detail.elt.hasAttribute("data-live") || detail.requestConfig.triggeringEvent) { return; }
-    var open = source && source.readyState === EventSource.OPEN;
-    if (open && heard === detail.elt.dataset.version) { event.preventDefault(); }
+    if (streamOpen() && heard === detail.elt.dataset.version) { event.preventDefault(); }
   });
 
   /* A page brought back from the back-forward cache has lost its stream. */
