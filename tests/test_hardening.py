@@ -17,7 +17,9 @@ from contextlib import contextmanager
 import psycopg
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 from sqlalchemy import func, make_url, select
+from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import RouteLimiter, db, limiter
 from scorekeeper.store import exchange, limits
@@ -113,27 +115,65 @@ def test_an_import_over_a_file_limit_is_refused_naming_it(app, client, monkeypat
     assert counts(app) == before
 
 
-def test_an_upload_over_the_import_size_is_refused_with_413_on_the_page(app, client):
-    before = counts(app)
+def multipart_upload(client: FlaskClient, content: bytes, **fields: str) -> TestResponse:
+    """Post an export file (and any other fields) to the import page as one multipart body."""
     token = csrf_token(client.get("/tables/import").text)
     boundary = "sk-boundary"
-    body = (
-        (
-            f'--{boundary}\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n{token}\r\n'
-            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="t.json"\r\n'
-            "Content-Type: application/json\r\n\r\n"
-        ).encode()
-        + b" " * limits.IMPORT_BYTES
-        + f"\r\n--{boundary}--\r\n".encode()
-    )
-    response = client.post(
+    parts = [("csrf_token", None, token.encode())]
+    parts += [(name, None, value.encode()) for name, value in fields.items()]
+    parts.append(("file", "t.json", content))
+    body = b""
+    for name, filename, value in parts:
+        disposition = f'form-data; name="{name}"' + (f'; filename="{filename}"' if filename else "")
+        body += f"--{boundary}\r\nContent-Disposition: {disposition}\r\n".encode()
+        if filename:
+            body += b"Content-Type: application/json\r\n"
+        body += b"\r\n" + value + b"\r\n"
+    body += f"--{boundary}--\r\n".encode()
+    return client.post(
         "/tables/import",
         input_stream=io.BytesIO(body),
         content_length=len(body),
         content_type=f"multipart/form-data; boundary={boundary}",
     )
+
+
+def exactly(size: int, document: dict) -> bytes:
+    """Return the export file of the document, padded with spaces to exactly `size` bytes."""
+    content = json.dumps(document).encode()
+    assert len(content) < size
+    return content + b" " * (size - len(content))
+
+
+def test_an_export_file_of_exactly_the_import_size_is_imported(
+    app: Flask, client: FlaskClient
+) -> None:
+    table, _game = played_table(client)
+    document = export(client, table)
+    before = counts(app)
+    response = multipart_upload(client, exactly(limits.IMPORT_BYTES, document))
+    assert response.status_code == 200, response.text[:2000]
+    assert "Imported" in response.text
+    assert counts(app)[2] == before[2] + 1  # the game, once more
+
+
+def test_an_upload_over_the_import_size_is_refused_with_413_on_the_page(app, client):
+    table, _game = played_table(client)
+    document = export(client, table)
+    before = counts(app)
+    response = multipart_upload(client, exactly(limits.IMPORT_BYTES + 1, document))
     assert response.status_code == 413
     assert "the file is larger than 2 MiB" in response.text
+    assert counts(app) == before
+
+
+def test_the_form_around_an_export_file_is_held_to_the_limit_of_any_form(app, client):
+    table, _game = played_table(client)
+    document = export(client, table)
+    before = counts(app)
+    # A small file: the rest of the body is more than any page's form may send.
+    response = multipart_upload(client, json.dumps(document).encode(), name="x" * (3 << 20))
+    assert response.status_code == 413
     assert counts(app) == before
 
 

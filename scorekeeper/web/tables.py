@@ -13,10 +13,11 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper import bodies, engine, ratelimits
+from scorekeeper import bodies, config, engine, ratelimits
 from scorekeeper.extensions import csrf
 from scorekeeper.store import exchange, import_checks, limits, stats, tables
 from scorekeeper.store.lookup import table_or_404
+from scorekeeper.store.models import CardTable
 from scorekeeper.web import keyring, links, params
 from scorekeeper.web.forms import (
     ConfirmForm,
@@ -34,6 +35,9 @@ bp = Blueprint("tables", __name__)
 # An export file may be larger than the 64 KiB any other request may send, but no larger
 # than an import that finishes well inside a worker's timeout.
 IMPORT_LIMIT = limits.IMPORT_BYTES
+# The upload's body: the file, and around it its form (the CSRF token, the table's name,
+# the multipart wrapping), which may take no more than any other page's form.
+IMPORT_BODY_LIMIT = IMPORT_LIMIT + config.MAX_BODY_BYTES
 # How many regulars the table page lists at a time.
 REGULARS_PER_PAGE = 50
 
@@ -80,7 +84,7 @@ def new():
 
 @bp.route("/tables/import", methods=["GET", "POST"])
 @csrf.exempt  # the form checks its own CSRF token, after the larger body limit is set
-@bodies.allow_body(IMPORT_LIMIT)
+@bodies.allow_body(IMPORT_BODY_LIMIT)
 @ratelimits.creating
 def import_table():
     """Import an export file as a new table; every deal is checked by the rules first."""
@@ -89,7 +93,7 @@ def import_table():
 
 @bp.route("/tables/<table_id>/import", methods=["GET", "POST"])
 @csrf.exempt  # as above
-@bodies.allow_body(IMPORT_LIMIT)
+@bodies.allow_body(IMPORT_BODY_LIMIT)
 @ratelimits.creating
 def import_games(table_id):
     """Import an export file's games into this table (edit rights)."""
@@ -100,21 +104,18 @@ def import_games(table_id):
 
 def _import(table):
     """Check and store an uploaded export file, or show why it was refused."""
-    request.max_content_length = IMPORT_LIMIT
+    request.max_content_length = IMPORT_BODY_LIMIT
     try:
         form = ImportForm()
     except RequestEntityTooLarge:
-        form = ImportForm(formdata=None)
-        message = _(
-            "Nothing was imported: the file is larger than %(n)s MiB. Split it into several files.",
-            n=IMPORT_LIMIT // (1024 * 1024),
-        )
-        form.add_rule_errors({"file": [message]})
-        page = render_template("tables/import.html", form=form, table=table)
-        return page, 413, {"Connection": "close"}
+        return _too_large(table)
     if form.validate_on_submit():
+        # The parser has the whole file by now, bounded by the body's limit.
+        content = form.file.data.read(IMPORT_LIMIT + 1)
+        if len(content) > IMPORT_LIMIT:
+            return _too_large(table)
         try:
-            document = exchange.load(form.file.data.read())
+            document = exchange.load(content)
             import_checks.check_sizes(exchange.documents_of(document))
             if table is None and isinstance(document, dict) and document.get("table") is None:
                 if not (form.name.data or "").strip():
@@ -129,6 +130,18 @@ def _import(table):
             return _imported(result)
     status = 422 if form.is_submitted() else 200
     return render_template("tables/import.html", form=form, table=table), status
+
+
+def _too_large(table: CardTable | None) -> tuple[str, int, dict[str, str]]:
+    """Refuse an export file over the import's limit with 413, saying so next to the file."""
+    form = ImportForm(formdata=None)
+    message = _(
+        "Nothing was imported: the file is larger than %(n)s MiB. Split it into several files.",
+        n=IMPORT_LIMIT // (1024 * 1024),
+    )
+    form.add_rule_errors({"file": [message]})
+    page = render_template("tables/import.html", form=form, table=table)
+    return page, 413, {"Connection": "close"}
 
 
 @bp.get("/tables/<table_id>")
