@@ -22,7 +22,7 @@ from sqlalchemy import func, make_url, select
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import RouteLimiter, db, limiter
-from scorekeeper.store import exchange, limits
+from scorekeeper.store import exchange, limits, sqlite
 from scorekeeper.store.models import CardTable, Change, Deal, Game, TablePlayer
 from tests.conftest import BOTH, DEAL, DEAL_FORM, EXAMPLE_DEAL, FIVE, _libpq, make_app
 from tests.tables_support import bearer, create_table, csrf_token, play, start_game
@@ -212,13 +212,14 @@ def write_locked(database: str, game_id: str):
 
 
 @pytest.fixture
-def impatient(app, database):
+def impatient(app, database, monkeypatch):
     """Return an app whose writes give up on a held lock after a fraction of a second.
 
     It shares `app`'s database, which `app` has just emptied.
     """
+    monkeypatch.setattr(sqlite, "LOCK_WAIT_SECONDS", 0.2)
     options = (
-        {"connect_args": {"timeout": 0.2}}
+        {}
         if database.startswith("sqlite")
         else {"connect_args": {"options": "-c lock_timeout=200"}}
     )

@@ -13,7 +13,7 @@ MESSAGE = "The score pad is busy with another change; nothing was saved, send it
 # PostgreSQL: lock not available (lock_timeout), deadlock, serialization failure, and a
 # statement cancelled by statement_timeout.
 _BUSY_STATES = frozenset(("55P03", "40P01", "40001", "57014"))
-# SQLite: another connection holds the write lock past the busy timeout.
+# SQLite: another connection holds the write lock past the store's wait (sqlite.py).
 _BUSY_TEXT = ("database is locked", "database table is locked", "database schema is locked")
 
 

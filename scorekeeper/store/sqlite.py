@@ -1,26 +1,98 @@
 """What every SQLite connection is told first: enforce foreign keys, use WAL, wait when busy.
 
 SQLite leaves foreign keys unchecked unless each connection turns them on; WAL lets the
-phones' polls read while a deal is written; the busy timeout makes a writer wait for
-another instead of failing at once. PostgreSQL needs none of this.
+phones' polls read while a deal is written. PostgreSQL needs none of this.
+
+A writer that finds the write lock held by another connection (another worker's deal, a
+backup, ``flask import`` or ``flask rebuild-records`` in another process) waits for it
+here, not in SQLite: SQLite's own busy handler sleeps inside C, which in a gevent worker
+stops every other request of the worker with it (a ``GET /rules`` waited 25 s behind a
+lock it never needed). So SQLite is told not to wait at all (``busy_timeout=0``), and a
+statement it refuses as busy is sent again after a pause through ``time.sleep``, which
+gevent's worker makes a cooperative wait: the worker answers its other requests
+meanwhile. After `LOCK_WAIT_SECONDS` the statement fails as busy, and the request
+answers 503 as on PostgreSQL (its ``lock_timeout``, scorekeeper/config.py).
+
+Sending a refused statement again is sound: the write lock is only ever wanted by a
+transaction's first write (the driver begins the transaction right before it, so the
+transaction has read nothing yet), and SQLite refusing it leaves nothing behind. The one
+refusal that waiting cannot cure, a transaction that read an older snapshot than the one
+it wants to write on (``SQLITE_BUSY_SNAPSHOT``), fails at once.
 """
+
+import sqlite3
+import time
+from collections.abc import Callable
+from typing import Any
 
 from flask import Flask
 from sqlalchemy import Engine, event
 
 from scorekeeper.extensions import db
 
-BUSY_TIMEOUT_MS = 10_000
-"""How long a connection waits for another's write lock before giving up."""
+BUSY_TIMEOUT_MS = 0
+"""How long SQLite itself waits for another's lock: not at all, the store waits instead."""
+LOCK_WAIT_SECONDS = 5.0
+"""How long a statement waits for another connection's lock before failing as busy."""
+PAUSES = (0.001, 0.002, 0.005, 0.01, 0.015, 0.02, 0.025, 0.025, 0.025, 0.05, 0.05, 0.1)
+"""Seconds between a statement's tries (SQLite's own steps); the last one repeats."""
+_BUSY = sqlite3.SQLITE_BUSY
+_BUSY_SNAPSHOT = 517  # SQLITE_BUSY | 2 << 8: the transaction's snapshot is out of date
 
 
 def init_app(app: Flask) -> None:
-    """Listen for new connections on the app's SQLite engines."""
+    """Listen for new connections and statements on the app's SQLite engines."""
     with app.app_context():
         for engine in db.engines.values():
             if engine.dialect.name == "sqlite":
                 in_memory = _in_memory(engine)
                 event.listen(engine, "connect", _pragmas(in_memory))
+                listen_for_busy(engine)
+
+
+def listen_for_busy(engine: Engine) -> None:
+    """Make the engine's statements wait for another connection's lock (see the module)."""
+    event.listen(engine, "do_execute", _execute)
+    event.listen(engine, "do_execute_no_params", _execute_no_params)
+    event.listen(engine, "do_executemany", _executemany)
+
+
+def _execute(cursor: Any, statement: str, parameters: Any, _context: Any) -> bool:
+    waiting(lambda: cursor.execute(statement, parameters))
+    return True  # executed: SQLAlchemy does not execute it again
+
+
+def _execute_no_params(cursor: Any, statement: str, _context: Any) -> bool:
+    waiting(lambda: cursor.execute(statement))
+    return True
+
+
+def _executemany(cursor: Any, statement: str, parameters: Any, _context: Any) -> bool:
+    waiting(lambda: cursor.executemany(statement, parameters))
+    return True
+
+
+def waiting(run: Callable[[], object]) -> None:
+    """Run a statement, trying again while another connection holds the lock it needs.
+
+    Raises SQLite's busy error after `LOCK_WAIT_SECONDS`, and any other error at once.
+    """
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    tries = 0
+    while True:
+        try:
+            run()
+            return
+        except sqlite3.OperationalError as error:
+            code = getattr(error, "sqlite_errorcode", _BUSY)
+            if code & 0xFF != _BUSY or code == _BUSY_SNAPSHOT:
+                raise
+            pause = PAUSES[min(tries, len(PAUSES) - 1)]
+            if time.monotonic() + pause > deadline:
+                raise
+        # time.sleep as it is now: gevent's worker replaces it, maybe after this import.
+        time.sleep(pause)
+        tries += 1
 
 
 def _in_memory(engine: Engine) -> bool:
@@ -38,7 +110,7 @@ def _pragmas(in_memory: bool):
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             if not in_memory:
-                cursor.execute("PRAGMA journal_mode=WAL")
+                waiting(lambda: cursor.execute("PRAGMA journal_mode=WAL"))
         finally:
             cursor.close()
 
