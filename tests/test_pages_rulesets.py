@@ -420,3 +420,34 @@ def test_a_deal_number_that_is_not_plain_digits_is_refused(client):
         assert refused.status_code == 422, number
         assert "not a whole number" in refused.text
     assert api_game(client, url)["deals"] == []
+
+
+def test_euchre_says_euchred_where_other_games_say_set(client):
+    url = start(client, "five-handed-euchre", ["Ann", "Bob", "Cy", "Di", "Ed"], first_dealer=0)
+    euchred = {"bidder": 1, "trump": "H", "called_card": "KH", "partner": 3, "tricks": 2}
+    token = csrf(client.get(url))
+    answer = client.post(
+        f"{url}/preview",
+        data=form_fields("five-handed-euchre", euchred),
+        headers={"HX-Request": "true", "X-CSRFToken": token},
+    )
+    line = answer.text[answer.text.index('<p class="preview-line">') :]
+    line = line[: line.index("</p>")]
+    assert '<span class="outcome is-set">euchred</span>' in line
+    assert ">set<" not in line
+    assert post_deal(client, url, "five-handed-euchre", euchred, 1).status_code == 303
+    page = client.get(url).text
+    deal = page[page.index('id="deal-1"') :]
+    assert '<strong class="outcome">Euchred</strong>' in deal[: deal.index("</p>")]
+    last = page[page.index('class="meta last-deal"') :]
+    assert '<strong class="is-set">euchred</strong>' in last[: last.index("</p>")]
+    sheet = client.get(f"{url}/sheet").text
+    row = re.search(r"Deal 1:(.*?)</td>", sheet, re.S).group(1)
+    assert "<strong>euchred</strong>" in row
+    # A Shmear contract lost is still "set".
+    shmear = start(client, "shmear", ["Ann", "Bob", "Cy"], first_dealer=0)
+    lost = {"bidder": 1, "bid": 3, "trump": "H", "high": 0, "low": 0, "jack": 2, "game": 1}
+    assert post_deal(client, shmear, "shmear", lost, 1).status_code == 303
+    page = client.get(shmear).text
+    deal = page[page.index('id="deal-1"') :]
+    assert '<strong class="outcome">Set</strong>' in deal[: deal.index("</p>")]

@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from scorekeeper import engine
 from tests.test_pages import csrf
 from tests.test_pages_rulesets import GAMES, api_game, form_fields, post_deal, start
 
@@ -61,7 +62,8 @@ def test_preview_matches_what_saving_the_deal_stores(client, ruleset, case):
     teams = api_game(client, url)["teams"]
     sides = teams or [[seat] for seat in range(len(game["players"]))]
     assert [delta for _name, delta in shown] == [saved["deltas"][side[0]] for side in sides]
-    assert ("made" if saved["made"] else "set") in answer.text
+    said = engine.get_ruleset(ruleset).contract_words.said(saved["made"])
+    assert f">{said}</span>" in answer.text
 
 
 def test_preview_lists_what_the_engine_still_wants_quietly(client):

@@ -175,7 +175,8 @@ def test_score_sheet_prints_every_deal_with_its_contract(client, played, ruleset
     }
     for deal in game["deals"]:
         kind = engine.DealResult.from_document(deal).kind
-        text = kinds.get(kind) or ("made" if deal["made"] else "set")
+        words = engine.get_ruleset(ruleset).contract_words
+        text = kinds.get(kind) or str(words.said(deal["made"]))
         row = re.search(rf"Deal {deal['number']}:(.*?)</td>", html, re.S)
         assert row and text in row.group(1), (deal["number"], row and row.group(1))
     assert "…</th>" not in head  # names are never cut

@@ -4,6 +4,7 @@ from scorekeeper.engine.cards import JOKER, Card, Rank, Suit
 from scorekeeper.engine.describe import (
     CalledPoint,
     Choice,
+    ContractWords,
     EntryField,
     FieldKind,
     Role,
@@ -47,6 +48,7 @@ __all__ = [
     "CalledPoint",
     "Card",
     "Choice",
+    "ContractWords",
     "CorrectionConflict",
     "DealKind",
     "DealResult",

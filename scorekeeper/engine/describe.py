@@ -126,3 +126,23 @@ class Statistic:
     """The tag the ruleset gives seats (`bid`, `made`, `moon`, `smuck` …)."""
     label: Message
     """The statistic's name for people."""
+
+
+@dataclass(frozen=True, slots=True)
+class ContractWords:
+    """How a game says a contract went: made, or lost ("set", Euchre's "euchred")."""
+
+    made: Message
+    """The word within a line ("Bob 4♥: made")."""
+    lost: Message
+    """The word within a line for a contract lost."""
+    made_heading: Message
+    """The word at the head of a line ("Made")."""
+    lost_heading: Message
+    """The word at the head of a line for a contract lost."""
+
+    def said(self, made: bool | None, *, heading: bool = False) -> Message:
+        """Return the word for a contract made or lost, within a line or at its head."""
+        if heading:
+            return self.made_heading if made else self.lost_heading
+        return self.made if made else self.lost

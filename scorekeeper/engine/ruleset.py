@@ -8,6 +8,7 @@ from typing import Any
 from scorekeeper.engine.cards import Card
 from scorekeeper.engine.describe import (
     CalledPoint,
+    ContractWords,
     EntryField,
     Role,
     SideKind,
@@ -15,7 +16,7 @@ from scorekeeper.engine.describe import (
     WinFact,
 )
 from scorekeeper.engine.frozen import EMPTY, FrozenMap, thaw
-from scorekeeper.engine.messages import Message
+from scorekeeper.engine.messages import Message, msg
 from scorekeeper.engine.results import DealKind, DealResult, Entry, HouseRule, Outcome
 
 
@@ -81,6 +82,8 @@ class Ruleset(ABC):
     """One line for the new-game page: who plays and how."""
     win_facts: tuple[WinFact, ...] = (WinFact.BIDDER,)
     """What `outcome` reads of the deal just scored besides the scores (see `stand_in_deal`)."""
+    contract_words: ContractWords = ContractWords(msg("made"), msg("set"), msg("Made"), msg("Set"))
+    """How the game says a contract was made or lost, as its rules word it."""
 
     # -- the table ---------------------------------------------------------------
 

@@ -179,7 +179,13 @@ def preview(game_id):
     _require_edit(game)
     form = _deal_form(game)
     state = games.game_state(game)
-    context = {"result": None, "problems": [], "sides": [], "why": ()}
+    context = {
+        "result": None,
+        "problems": [],
+        "sides": [],
+        "why": (),
+        "ruleset": state.config.ruleset,
+    }
     well_formed = form.validate_on_submit()
     entry = form.to_entry()
     entry.pop("number", None)
@@ -397,6 +403,7 @@ def sheet(game_id):
         table=table,
         created_at=game.created_at,
         chart=charts.game_score_chart(document),
+        ruleset=state.config.ruleset,
         ruleset_name=state.config.ruleset.name,
         columns=sheets.columns(state.config),
         contracts=sheets.contracts(state.config, document["deals"]),

@@ -4,7 +4,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorekeeper.engine.cards import Card, Rank, Suit
-from scorekeeper.engine.describe import Choice, EntryField, FieldKind, Statistic, WinFact
+from scorekeeper.engine.describe import (
+    Choice,
+    ContractWords,
+    EntryField,
+    FieldKind,
+    Statistic,
+    WinFact,
+)
 from scorekeeper.engine.errors import RuleViolation
 from scorekeeper.engine.frozen import FrozenMap
 from scorekeeper.engine.messages import Message, msg
@@ -118,6 +125,8 @@ class FiveHandedEuchre(Ruleset):
     deck = DECK
     house_rules: Mapping[str, HouseRule] = FrozenMap()
     win_facts = (WinFact.STARTING_SCORES,)
+    contract_words = ContractWords(msg("made"), msg("euchred"), msg("Made"), msg("Euchred"))
+    """RULES.md §4: makers short of three tricks are euchred."""
     statistics = (
         Statistic("bid", msg("Named trump")),
         Statistic("made", msg("Made")),
