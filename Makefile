@@ -1,8 +1,13 @@
 # Two commands for a new user: `make run` and `make test`. Each installs what it needs itself:
 # `make run` only what serving needs, `make test` adds the test tools on top.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
+# The Pythons Scorekeeper runs on (pyproject.toml's requires-python): 3.11 and newer.
+PYTHON_MINIMUM := 3.11
 VENV := .venv
 BIN := $(VENV)/bin
+# The version of $(PYTHON), and of the Python that made .venv (its pyvenv.cfg; empty without).
+PYTHON_VERSION := $(shell $(PYTHON) -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])' 2>/dev/null)
+VENV_VERSION := $(shell sed -n 's/^version *= *//p' $(VENV)/pyvenv.cfg 2>/dev/null)
 HOST ?= 127.0.0.1
 PORT ?= 5000
 CHROMIUM := /usr/bin/chromium
@@ -11,7 +16,7 @@ LOCK_VENV := .venv-lock
 PIP_TOOLS := pip-tools==7.6.2
 
 .PHONY: install install-run install-test run serve test browser bench bench-load lint typecheck \
-	lock clean translations
+	lock clean translations python-version FORCE
 
 # Each language's catalog, compiled (the .mo files are built here, not committed).
 CATALOGS := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
@@ -22,13 +27,29 @@ install: install-test
 install-run: $(VENV)/.installed-run $(COMPILED)
 install-test: $(VENV)/.installed-test $(COMPILED)
 
-$(BIN)/python:
+# Before anything is made with $(PYTHON): is it one Scorekeeper runs on? (pip would only say
+# that some locked version has no matching distribution.)
+python-version:
+	@printf '%s\n' $(PYTHON_MINIMUM) $(or $(PYTHON_VERSION),0) | sort --check=quiet --version-sort \
+		|| { echo "Scorekeeper needs Python $(PYTHON_MINIMUM) or newer; $(PYTHON) is" \
+			"$(or $(PYTHON_VERSION),not a Python that runs). Name another: make PYTHON=python3.12 …" >&2; \
+			exit 1; }
+
+# .venv is made again, everything installed anew, when another Python made it (`make run
+# PYTHON=python3.12` after a .venv of 3.11): its packages were installed for that one.
+ifneq ($(VENV_VERSION),$(PYTHON_VERSION))
+$(VENV)/pyvenv.cfg: FORCE
+endif
+$(VENV)/pyvenv.cfg: | python-version
+	rm -rf $(VENV)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+FORCE:
+
 # The locked versions, then the project itself without resolving again; `pip check` catches a
 # dependency added to pyproject.toml but not yet locked (`make lock`).
-$(VENV)/.installed-run: requirements/run.txt pyproject.toml | $(BIN)/python
+$(VENV)/.installed-run: requirements/run.txt pyproject.toml $(VENV)/pyvenv.cfg
 	$(BIN)/python -m pip install --quiet -r requirements/run.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	$(BIN)/python -m pip check
@@ -52,7 +73,7 @@ lock: | $(LOCK_VENV)/bin/pip-compile
 PIP_COMPILE_FLAGS = --quiet --strip-extras --no-emit-index-url --no-emit-find-links \
 	--no-emit-trusted-host $(if $(UPGRADE),--upgrade)
 
-$(LOCK_VENV)/bin/pip-compile:
+$(LOCK_VENV)/bin/pip-compile: | python-version
 	$(PYTHON) -m venv $(LOCK_VENV)
 	$(LOCK_VENV)/bin/python -m pip install --quiet '$(PIP_TOOLS)'
 
