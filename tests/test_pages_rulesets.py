@@ -3,10 +3,12 @@
 import html
 import json
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
+from scorekeeper import engine
 from scorekeeper.web.game_page import RECENT_DEALS
 from tests.test_pages import csrf, group
 
@@ -451,3 +453,70 @@ def test_euchre_says_euchred_where_other_games_say_set(client):
     page = client.get(shmear).text
     deal = page[page.index('id="deal-1"') :]
     assert '<strong class="outcome">Set</strong>' in deal[: deal.index("</p>")]
+
+
+# --- the target follows the game chosen ------------------------------------------------
+
+
+class _Inputs(HTMLParser):
+    """Collect what a browser would post from a page's inputs: values, and checked radios."""
+
+    def __init__(self):
+        super().__init__()
+        self.values = {}
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag != "input" or "name" not in attrs:
+            return
+        if attrs.get("type") in ("radio", "checkbox"):
+            if "checked" in attrs:
+                self.values[attrs["name"]] = attrs.get("value", "on")
+        else:
+            self.values[attrs["name"]] = attrs.get("value") or ""
+
+
+def posted(page_text):
+    """Return the new-game form's fields as a browser without JavaScript would post them."""
+    inputs = _Inputs()
+    inputs.feed(page_text)
+    return inputs.values
+
+
+NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
+
+
+@pytest.mark.parametrize("ruleset", engine.rulesets(), ids=lambda r: r.id)
+def test_the_target_follows_the_game_chosen_without_javascript(client, ruleset):
+    page = client.get("/games/new")
+    data = posted(page.text)
+    assert data["target"] == str(engine.rulesets()[0].target)
+    # The player taps the game's chip, then Start at once (no "Show the setup").
+    data.update(ruleset=ruleset.id, first_dealer="0")
+    data.update({f"players-{seat}": NAMES[seat] for seat in range(ruleset.max_players)})
+    started = client.post("/games/new", data=data)
+    assert started.status_code == 303, started.text
+    assert api_game(client, started.headers["Location"])["target"] == ruleset.target
+
+    # With "Show the setup of this game" first, the box shows the game's own target.
+    data = {**posted(page.text), "ruleset": ruleset.id, "switch": "1"}
+    shown = client.post("/games/new", data=data)
+    assert posted(shown.text)["target"] == str(ruleset.target)
+    assert f"is played to {ruleset.target}." in shown.text
+
+
+def test_a_target_the_player_typed_is_kept_when_the_game_changes(client):
+    page = client.get("/games/new")
+    data = {**posted(page.text), "target": "30", "ruleset": "shmear", "switch": "1"}
+    shown = client.post("/games/new", data=data)
+    assert posted(shown.text)["target"] == "30"
+    data = {**posted(shown.text), "ruleset": "five-handed-euchre", "switch": "1"}
+    assert posted(client.post("/games/new", data=data).text)["target"] == "30"
+    # An emptied box means the game's own target.
+    data = {**posted(shown.text), "target": "", "ruleset": "five-handed-euchre"}
+    data.update({f"players-{seat}": name for seat, name in enumerate(NAMES[:5])})
+    data["first_dealer"] = "0"
+    started = client.post("/games/new", data=data)
+    assert started.status_code == 303, started.text
+    euchre = next(r for r in engine.rulesets() if r.id == "five-handed-euchre")
+    assert api_game(client, started.headers["Location"])["target"] == euchre.target

@@ -166,9 +166,15 @@ class NewGameForm(_RuleErrors, FlaskForm):
     players = _Rows(StringField(_l("Player")), min_entries=5)
     first_dealer = RadioField(_l("First dealer"), default=RANDOM, validators=[InputRequired()])
     target = IntegerField(_l("Target score"), validators=[Optional()])
+    target_shown = HiddenField()
+    """The target the form was filled with: the game's own, as its ruleset describes it."""
 
     def setup(self, ruleset):
-        """Fill the choices that depend on the ruleset: one name input per seat it allows."""
+        """Fill the choices that depend on the ruleset: one name input per seat it allows.
+
+        The target follows the game chosen unless the player changed it: a target posted
+        empty, or as the form was filled (`target_shown`), becomes the chosen game's own.
+        """
         self.rules = ruleset
         for seat, entry in enumerate(self.players):
             entry.label.text = (
@@ -180,9 +186,18 @@ class NewGameForm(_RuleErrors, FlaskForm):
             [(RANDOM, _l("Draw at random"))]
             + [(str(seat), _l("Player %(n)s", n=seat + 1)) for seat in range(len(self.players))]
         )
-        if self.target.data is None and not self.is_submitted():
+        if self._target_untouched():
             self.target.data = ruleset.target
+            self.target.raw_data = []  # the box shows the game's target, not what was posted
+        self.target_shown.data = str(ruleset.target)
         return self
+
+    def _target_untouched(self) -> bool:
+        """Return whether the target holds what the form was filled with (or nothing)."""
+        if not self.is_submitted():
+            return self.target.data is None
+        typed = (self.target.raw_data or [""])[0].strip()
+        return typed in ("", (self.target_shown.data or "").strip())
 
     def house_rule_fields(self):
         """Return the house-rule radio groups, in the ruleset's order."""
