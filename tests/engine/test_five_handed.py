@@ -1166,3 +1166,14 @@ def test_a_bidder_calling_their_own_card_is_pointed_to_no_card_called(raw):
     (message,) = info.value.problems["partner"]
     assert "cannot call a card from their own hand" in str(message)
     assert "No card called (alone)" in str(message)
+
+
+def test_explain_says_once_that_the_opponents_took_nothing():
+    state = start()
+    raw = deal(low=3, off_jack=1, joker=3, game="bidders", game_points=None)
+    lines = [str(m) for m in explain_deal(state.config, result(state, raw))]
+    assert lines[1:] == [
+        "Bidders Bob and Di took High, Low, Jack, Off-jack, Joker and Game: 6, bid 4, made — "
+        "each +6.",
+        "Opponents took nothing.",
+    ]

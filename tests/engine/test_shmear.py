@@ -1185,9 +1185,113 @@ def test_explain_a_set_bid_floored_at_0():
         "The bid of 2 was set with 0 points: the bid is taken off and a smuck is marked for Bob.",
         "+2 for Ann.",
         "\N{MINUS SIGN}1 for Bob (it was 1, and a score never drops below 0).",
-        "+0 for Cy.",
-        "+0 for Di.",
+        "No change for Cy and Di.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("config", "raw", "before", "lines"),
+    [
+        pytest.param(
+            table(SHMEAR),
+            {**BASE, "high": 1, "low": 0, "jack": 1, "game_points": [12, 30, 9, 0]},
+            (0, 0, 0, 0),
+            [
+                "Bob bid 2 with hearts trump.",
+                "Low to Ann.",
+                "High, Jack and Game to Bob.",
+                "Game counts: 12 for Ann, 30 for Bob, 9 for Cy and 0 for Di.",
+                "Game went to Bob with the most, 30.",
+                "The bid of 2 was made with 3 points, and every point taken counts.",
+                "+1 for Ann.",
+                "+3 for Bob.",
+                "No change for Cy and Di.",
+            ],
+            id="shmear-counts",
+        ),
+        pytest.param(
+            table(KITTY, seats=5),
+            {**BASE, "high": 1, "low": 1, "jack": 4, "game_points": [20, 20, 4, 0, 1]},
+            (3, 3, 3, 3, 3),
+            [
+                "Bob bid 2 with hearts trump.",
+                "High and Low to Bob.",
+                "Jack to Ed.",
+                "Game counts: 20 for Ann, 20 for Bob, 4 for Cy, 0 for Di and 1 for Ed.",
+                "Game was tied at 20 between Ann and Bob, so nobody scored it.",
+                "The bid of 2 was made with 2 points, and every point taken counts.",
+                "+2 for Bob.",
+                "+1 for Ed.",
+                "No change for Ann, Cy and Di.",
+            ],
+            id="kitty-tied-counts",
+        ),
+        pytest.param(
+            table(HIGH_LOW),
+            {**HL, "bid": 2, "high": 1, "low": 2, "jack": 3, "game_points": [10, 20, 15, 30]},
+            (0, 0, 0, 0),
+            [
+                "Ann bid 2 with diamonds trump.",
+                "Bob played High and Cy played Low, so they were partners for the deal, pooled "
+                "their Game counts and played the contract.",
+                "High and Game to Bob.",
+                "Low to Cy.",
+                "Jack to Di.",
+                "Game counts: 10 for Ann, 20 for Bob, 15 for Cy and 30 for Di.",
+                "Bob and Cy pooled their counts: 20 + 15 = 35.",
+                "Game went to Bob and Cy with the most, 35.",
+                "The bid of 2 was made with 3 points, and every point taken counts.",
+                "+3 for Bob.",
+                "+3 for Cy.",
+                "+1 for Di.",
+                "No change for Ann.",
+            ],
+            id="high-low-pooled-counts",
+        ),
+        pytest.param(
+            table(PARTNERS),
+            {
+                "bidder": 1,
+                "bid": 3,
+                "trump": "S",
+                "high": 0,
+                "low": 3,
+                "jack": 2,
+                "game_points": [25, 25],
+            },
+            (5, 5, 5, 5),
+            [
+                "Bob bid 3 with spades trump.",
+                "High and Jack to the team of Ann and Cy.",
+                "Low to the team of Bob and Di.",
+                "Game counts: 25 for the team of Ann and Cy and 25 for the team of Bob and Di.",
+                "Game was tied at 25 between the team of Ann and Cy and the team of Bob and Di, "
+                "so nobody scored it.",
+                "The bid of 3 was set with 1 point: the bid is taken off and a smuck is marked "
+                "for the team of Bob and Di.",
+                "+2 for the team of Ann and Cy.",
+                "\N{MINUS SIGN}3 for the team of Bob and Di.",
+            ],
+            id="partners-tied-counts",
+        ),
+        pytest.param(
+            table(SHMEAR, seats=6),
+            {**BASE, "high": 1, "low": 1, "jack": 1, "game": 1},
+            (0, 0, 0, 0, 0, 0),
+            [
+                "Bob bid 2 with hearts trump.",
+                "High, Low, Jack and Game to Bob.",
+                "The bid of 2 was made with 4 points, and every point taken counts.",
+                "+4 for Bob.",
+                "No change for Ann, Cy, Di, Ed and Flo.",
+            ],
+            id="six-players-one-line-for-those-who-scored-nothing",
+        ),
+    ],
+)
+def test_explain_says_the_game_counts_and_groups_who_scored_nothing(config, raw, before, lines):
+    result = score(config, raw, before)
+    assert [str(m) for m in config.ruleset.explain(config, result)] == lines
 
 
 def test_explain_a_high_low_pair():

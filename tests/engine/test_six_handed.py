@@ -774,8 +774,8 @@ def test_explain_a_made_bid_a_team_with_nothing_and_a_tied_game():
     assert lines == [
         "Bob bid 3 with hearts trump for the team Bob & Ed.",
         "Bob & Ed took High, Low, Jack and Joker: 4 for a bid of 3, made, so each +4.",
-        "Ann & Di took nothing: each +0.",
         "Cy & Flo took Off-jack: each +1.",
+        "Ann & Di took nothing.",
         "Game was tied at the top, so nobody scored it.",
     ]
 
@@ -1022,3 +1022,15 @@ def test_correction_that_would_end_the_game_before_the_last_deal_is_refused():
     assert (state.outcome.status, state.outcome.winners) == (Status.WON, (0, 3))
     with pytest.raises(GameOver):
         apply_deal(state, RULES.parse_entry(table, quiet))
+
+
+def test_explain_names_every_team_that_took_nothing_in_one_line():
+    raw = entry(bid=4, high=1, low=4, jack=1, off_jack=4, joker=1, game_points=[0, 30, 0])
+    lines = [str(m) for m in RULES.explain(config(), score(raw))]
+    assert lines == [
+        "Bob bid 4 with hearts trump for the team Bob & Ed.",
+        "Bob & Ed took High, Low, Jack, Off-jack, Joker and Game: 6 for a bid of 4, made, so "
+        "each +6.",
+        "Ann & Di and Cy & Flo took nothing.",
+        "Game counted 0 for Ann & Di, 30 for Bob & Ed and 0 for Cy & Flo.",
+    ]

@@ -713,9 +713,11 @@ class FiveHandedSchmier(Ruleset):
         lines.append(
             msg(
                 "Opponents took %(took)s: each %(change)s.",
-                took=tuple(taken[OPPONENTS]) or msg("nothing"),
+                took=tuple(taken[OPPONENTS]),
                 change=signed(points[OPPONENTS]),
             )
+            if taken[OPPONENTS]
+            else msg("Opponents took nothing.")
         )
         counts = result.get("game_points")
         if counts is not None:

@@ -876,8 +876,54 @@ class ShmearFamily(Ruleset):
         ]
         if result.get("jack") is None:
             lines.append(msg("The jack of trump was not in play, so nobody scored Jack."))
-        if game == NOBODY:
+        if result.get("game_points") is not None:
+            lines.extend(self._explain_counts(config, result))
+        elif game == NOBODY:
             lines.append(msg("Game was tied, so nobody scored it."))
+        return lines
+
+    def _explain_counts(self, config: GameConfig, result: DealResult) -> list[Message]:
+        """Say the Game counts entered, what the contract's side pooled, and who took Game."""
+        assert result.bidders is not None
+        counts: Sequence[int] = result.get("game_points")
+        sides = self.score_sides(config)
+        # Built apart: babel does not extract a msg() nested inside another's arguments.
+        each = tuple(
+            msg("%(count)s for %(side)s", count=count, side=self.side_words(config, side))
+            for count, side in zip(counts, sides, strict=True)
+        )
+        lines = [msg("Game counts: %(counts)s.", counts=each)]
+        contract = tuple(result.bidders)
+        played = [contract, *(side for side in sides if not set(side) & set(contract))]
+        pooled = [sum(counts[i] for i in self._indexes(config, side)) for side in played]
+        joined = self._indexes(config, contract)
+        if len(joined) > 1:
+            lines.append(
+                msg(
+                    "%(pair)s pooled their counts: %(sum)s = %(total)s.",
+                    pair=self.side_words(config, contract),
+                    sum=" + ".join(str(counts[i]) for i in joined),
+                    total=pooled[0],
+                )
+            )
+        best = max(pooled)
+        top = [side for side, total in zip(played, pooled, strict=True) if total == best]
+        if len(top) > 1:
+            lines.append(
+                msg(
+                    "Game was tied at %(count)s between %(sides)s, so nobody scored it.",
+                    count=best,
+                    sides=tuple(self.side_words(config, side) for side in sorted(top, key=min)),
+                )
+            )
+        else:
+            lines.append(
+                msg(
+                    "Game went to %(side)s with the most, %(count)s.",
+                    side=self.side_words(config, top[0]),
+                    count=best,
+                )
+            )
         return lines
 
     def _explain_scores(self, config: GameConfig, result: DealResult) -> list[Message]:
@@ -914,23 +960,32 @@ class ShmearFamily(Ruleset):
             )
         lines = [line]
         start = result.starting_scores
+        unchanged: list[Message] = []
         for group in self.score_sides(config):
             change = result.deltas[group[0]]
             floored = group[0] in contract and bid != MOON and not result.made and change > -bid
-            lines.append(
-                msg(
-                    "%(change)s for %(side)s (it was %(start)s, and a score never drops below 0).",
-                    change=signed(change),
-                    side=self.side_words(config, group),
-                    start=start[group[0]],
+            if floored:
+                lines.append(
+                    msg(
+                        "%(change)s for %(side)s (it was %(start)s, and a score never drops "
+                        "below 0).",
+                        change=signed(change),
+                        side=self.side_words(config, group),
+                        start=start[group[0]],
+                    )
                 )
-                if floored
-                else msg(
-                    "%(change)s for %(side)s.",
-                    change=signed(change),
-                    side=self.side_words(config, group),
+            elif change == 0:
+                unchanged.append(self.side_words(config, group))
+            else:
+                lines.append(
+                    msg(
+                        "%(change)s for %(side)s.",
+                        change=signed(change),
+                        side=self.side_words(config, group),
+                    )
                 )
-            )
+        if unchanged:
+            lines.append(msg("No change for %(sides)s.", sides=tuple(unchanged)))
         return lines
 
     def seat_tags(self, config: GameConfig, result: DealResult) -> tuple[frozenset[str], ...]:

@@ -550,9 +550,12 @@ class SixHandedSchmier(Ruleset):
             )
         ]
         order = [bidding, *(index for index in range(len(teams)) if index != bidding)]
+        empty = [team_words(config, teams[i]) for i in order if i != bidding and not taken[i]]
         for index in order:
             took = tuple(taken[index]) or (msg("nothing"),)
             words = team_words(config, teams[index])
+            if index != bidding and not taken[index]:
+                continue  # said once below, with every other team that took nothing
             if index != bidding:
                 lines.append(
                     msg(
@@ -586,6 +589,8 @@ class SixHandedSchmier(Ruleset):
                         change=signed(-bid),
                     )
                 )
+        if empty:
+            lines.append(msg("%(teams)s took nothing.", teams=tuple(empty)))
         counts = result.get("game_points")
         if counts is not None:
             # Built apart: babel does not extract a msg() nested inside another's arguments.
