@@ -8,6 +8,7 @@ links, HSTS and rate limits, 9 imported games that could not be continued.
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -24,7 +25,7 @@ from werkzeug.test import TestResponse
 from scorekeeper.extensions import RouteLimiter, db, limiter
 from scorekeeper.store import exchange, limits, sqlite
 from scorekeeper.store.models import CardTable, Change, Deal, Game, TablePlayer
-from tests.conftest import BOTH, DEAL, DEAL_FORM, EXAMPLE_DEAL, FIVE, _libpq, make_app
+from tests.conftest import BOTH, DEAL, DEAL_FORM, EXAMPLE_DEAL, FIVE, Api, _libpq, make_app
 from tests.tables_support import bearer, create_table, csrf_token, play, start_game
 from tests.test_api import assert_error
 
@@ -427,6 +428,44 @@ def test_a_device_header_can_never_look_like_a_phones_edit_session(app, api, cli
     page = client.get(f"/games/{game['id']}").text
     assert "Chrome on Android #Zq9X" not in page
     assert "API: web:Zq9X" in page
+
+
+def as_wsgi_gives_it(text: str) -> str:
+    """Return a header value as a WSGI server hands it over: its UTF-8 bytes as Latin-1."""
+    return text.encode("utf-8").decode("latin-1")
+
+
+def changed_by(app: Flask, api: Api, client: FlaskClient, header: str) -> tuple[str, str]:
+    """Post a deal with this X-Device header; return the stored label and the change log."""
+    game = api.create()
+    headers = {**api.headers(game), "X-Device": header}
+    assert api.post(game, EXAMPLE_DEAL, headers=headers).status_code == 201
+    with app.app_context():
+        stored = db.session.scalars(select(Change.device)).one()
+    page = client.get(f"/games/{game['id']}").text
+    log = html.unescape(page[page.index('id="change-log"') :])
+    return stored, log
+
+
+def test_a_device_label_in_utf8_reads_as_sent_in_the_change_log(app, api, client):
+    stored, log = changed_by(app, api, client, as_wsgi_gives_it("Ännchens Telefon"))
+    assert stored == "api:Ännchens Telefon"
+    assert "API: Ännchens Telefon" in log
+    assert "Ã" not in log
+
+
+def test_a_device_label_that_is_not_utf8_is_kept_as_its_latin1_bytes(app, api, client):
+    stored, log = changed_by(app, api, client, "Ännchens Telefon")  # the byte C4 alone
+    assert stored == "api:Ännchens Telefon"
+    assert "API: Ännchens Telefon" in log
+
+
+def test_a_device_label_keeps_the_80_characters_the_api_reference_promises(app, api, client):
+    label = "Ä" + "n" * 78 + "é" + "cut off here"
+    stored, log = changed_by(app, api, client, as_wsgi_gives_it(label))
+    assert stored == "api:" + label[:80]
+    assert f"API: {label[:80]}" in log
+    assert label[:81] not in log
 
 
 # --- 8. chunked forms, share links, HSTS, rate limits ------------------------------------

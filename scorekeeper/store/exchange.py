@@ -26,7 +26,15 @@ from scorekeeper.extensions import db
 from scorekeeper.store import import_checks, records, tokens
 from scorekeeper.store.games import cache_state
 from scorekeeper.store.import_checks import ImportRefused
-from scorekeeper.store.models import CardTable, Change, Deal, Game, Player, TablePlayer
+from scorekeeper.store.models import (
+    DEVICE_LENGTH,
+    CardTable,
+    Change,
+    Deal,
+    Game,
+    Player,
+    TablePlayer,
+)
 from scorekeeper.store.tables import iso, name_key, new_table_object
 
 FORMAT = "scorekeeper-export"
@@ -656,7 +664,7 @@ def _check_game(index: int, record: Any) -> tuple[dict[str, Any], tuple]:
             if change.get(name) is not None and not isinstance(change[name], dict):
                 raise ImportRefused(f"{here}: {name} must be a deal document or null.")
         device = change.get("device")
-        if device is not None and (not isinstance(device, str) or len(device) > 80):
+        if device is not None and (not isinstance(device, str) or len(device) > DEVICE_LENGTH):
             raise ImportRefused(f"{here}: the device must be a short text or null.")
         _parse_time(change.get("at"), f"{here}: at")
     for name in ("created_at", "updated_at"):

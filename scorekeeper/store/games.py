@@ -23,7 +23,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.store import limits, records, tokens
-from scorekeeper.store.models import Change, Deal, Game, Player, utcnow
+from scorekeeper.store.models import DEVICE_LENGTH, Change, Deal, Game, Player, utcnow
 
 T = TypeVar("T")
 
@@ -521,8 +521,8 @@ def _storable(text: str) -> bool:
 
 
 def _label(device: str | None) -> str | None:
-    """Return a device label fit to store: printable characters, at most 80."""
-    label = "".join(ch for ch in device or "" if ch.isprintable()).strip()[:80]
+    """Return a device label fit to store: printable characters, as many as the column holds."""
+    label = "".join(ch for ch in device or "" if ch.isprintable()).strip()[:DEVICE_LENGTH]
     return label or None
 
 

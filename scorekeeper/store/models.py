@@ -32,6 +32,8 @@ ACTIONS = ("add", "correct", "undo")
 """What a change-log entry did to a deal."""
 ROLES = (*(str(role) for role in Role), "none")
 """A seat's part in a deal (``none`` in a thrown-in deal)."""
+DEVICE_LENGTH = 84
+"""A change's device label, at most: an API client's ``api:`` and its 80 characters."""
 
 
 def _one_of(column: str, values: tuple[str, ...]) -> str:
@@ -207,7 +209,7 @@ class Change(Model):
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     """The deal document after the change (``None`` for ``undo``)."""
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    device: Mapped[str | None] = mapped_column(String(80))
+    device: Mapped[str | None] = mapped_column(String(DEVICE_LENGTH))
     """A label for the device that made the change, when known."""
 
     game: Mapped[Game] = relationship(back_populates="changes")

@@ -9,6 +9,9 @@ API_PREFIX = "api:"
 API_LABEL = "api"
 SEPARATOR = " · "
 MAX_LENGTH = 80
+"""A browser's label, at most."""
+MAX_NAME = 80
+"""The characters of an X-Device header kept (docs/api.md); stored after ``api:``."""
 
 # First match wins: several browsers also claim to be Chrome or Safari.
 _BROWSERS = (
@@ -50,16 +53,30 @@ def web_label(device_id, user_agent):
     return label[:MAX_LENGTH]
 
 
-def api_label(name):
+def api_label(header: str | None) -> str:
     """Return the label stored with a change made through the API, named by the client.
 
-    It always starts with "api", so an X-Device header can never pass for a browser's
-    edit session, whatever it says.
+    `header` is the X-Device header as WSGI gives it; its first 80 printable characters
+    are kept. It always starts with "api", so an X-Device header can never pass for a
+    browser's edit session, whatever it says.
     """
-    name = "".join(ch for ch in name or "" if ch.isprintable()).strip()
+    name = "".join(ch for ch in header_text(header or "") if ch.isprintable()).strip()
     if not name:
         return API_LABEL
-    return (API_PREFIX + name)[:MAX_LENGTH]
+    return API_PREFIX + name[:MAX_NAME].strip()
+
+
+def header_text(value: str) -> str:
+    """Return a header's text from its WSGI value: its bytes read as UTF-8.
+
+    A WSGI server hands every header over as its bytes, each one character (Latin-1), so
+    ``Ännchens`` sent in UTF-8 arrives as ``Ã\x84nnchens``. Bytes that are not UTF-8 are
+    read as Latin-1, as they came.
+    """
+    try:
+        return value.encode("latin-1").decode("utf-8")
+    except UnicodeError:  # already text beyond Latin-1, or bytes that are not UTF-8
+        return value
 
 
 def parse(label):
@@ -73,4 +90,4 @@ def parse(label):
         device_id, _, family = label.removeprefix(WEB_PREFIX).partition(SEPARATOR)
         return ("web", family, device_id[:4])
     name = label.removeprefix(API_PREFIX)
-    return ("api", None if label == API_LABEL else name[:40])
+    return ("api", None if label == API_LABEL else name)
