@@ -1,0 +1,99 @@
+"""Names in full at 390 px: ten-letter names in the deal form's chips and grid, and the sheet.
+
+Five and six players named "Margaretha", "Christophe" …, as Debian's DejaVu fonts draw them.
+"""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import check_axe
+from tests.browser.test_live import api
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Margaretha", "Christophe", "Bernadette", "Maximilian", "Konstantin", "Alexandrea"]
+
+# Every element of the deal form that shows a player's name, with what it shows and whether
+# any of it is hidden: cut by its own box (an ellipsis, a clipped overflow) or spilling out
+# of the chip or grid column that holds it. A chip the form hid (the bidder, among the
+# partners) is left out.
+NAMES_SHOWN = """(names) => {
+  const form = document.querySelector('#deal-form');
+  const spans = Array.from(form.querySelectorAll('.chip > span, .col-name'))
+    .filter((e) => names.includes(e.textContent.trim()) && e.getClientRects().length > 0);
+  return spans.map((e) => {
+    const box = e.getBoundingClientRect();
+    const holder = (e.closest('.chip') || e.parentElement).getBoundingClientRect();
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    const vertical = getComputedStyle(e).writingMode.startsWith('vertical');
+    const lines = new Set(Array.from(range.getClientRects())
+      .map((r) => Math.round(vertical ? r.left : r.top)));
+    return {
+      name: e.textContent.trim(),
+      cut: e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1
+        || getComputedStyle(e).textOverflow === 'ellipsis',
+      outside: box.left < holder.left - 1 || box.right > holder.right + 1
+        || box.top < holder.top - 1 || box.bottom > holder.bottom + 1,
+      lines: lines.size,
+    };
+  });
+}"""
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "players"),
+    [
+        ("five-handed-schmier", 5),
+        ("five-handed-euchre", 5),
+        ("shmear", 5),
+        ("shmear", 6),
+        ("six-handed-schmier", 6),
+    ],
+)
+def test_ten_letter_names_show_in_full_in_the_deal_form(page, live_server, ruleset, players):
+    names = NAMES[:players]
+    game = api(
+        live_server,
+        "/api/v1/games",
+        {"ruleset": ruleset, "players": names, "first_dealer": 0},
+    )
+    page.goto(f"{live_server}/games/{game['id']}/edit/{game['edit_token']}")
+    expect(page.locator("#deal-form")).to_be_visible()
+    # A chosen name shows its tick as well: choose the first seat's chip.
+    page.locator("#deal-form [data-kind='seat'] .chip").first.click()
+    shown = page.evaluate(NAMES_SHOWN, names)
+    assert {s["name"] for s in shown} == set(names)
+    hidden = [s for s in shown if s["cut"] or s["outside"] or s["lines"] != 1]
+    assert hidden == [], hidden
+    check_axe(page)
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [("shmear", 6), ("five-handed-schmier", 5)])
+def test_the_score_sheet_never_breaks_inside_a_name(page, live_server, ruleset, players):
+    names = NAMES[:players]
+    game = api(
+        live_server,
+        "/api/v1/games",
+        {"ruleset": ruleset, "players": names, "first_dealer": 0},
+    )
+    page.goto(f"{live_server}/games/{game['id']}/sheet")
+    broken = page.evaluate("""() => Array.from(document.querySelectorAll('.sheet-table thead th'))
+      .flatMap((th) => {
+        const text = th.firstChild && th.firstElementChild ? th.firstElementChild : th;
+        const node = text.firstChild;
+        const words = [];
+        const pattern = /\\S+/g;
+        let found;
+        while ((found = pattern.exec(node.textContent)) !== null) {
+          const range = document.createRange();
+          range.setStart(node, found.index);
+          range.setEnd(node, found.index + found[0].length);
+          if (range.getClientRects().length > 1) words.push(found[0]);
+        }
+        return words;
+      })""")
+    assert broken == []
+    headings = page.locator(".sheet-table thead th").all_inner_texts()
+    assert [h.strip() for h in headings[1:]] == names
+    check_axe(page)
