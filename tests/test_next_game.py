@@ -1,5 +1,8 @@
 """The next game in two taps: rematch, recent line-ups, and putting a game at a table."""
 
+import re
+
+from scorekeeper.web.games import RECENT_LINEUPS
 from tests.tables_support import create_table
 from tests.test_pages import DEAL_1_WRONG, DEAL_2, DEAL_4, csrf, post_deal, start_game
 from tests.test_tables_pages import make_table
@@ -164,3 +167,35 @@ def test_putting_a_game_at_a_table_needs_the_games_rights_and_a_choice(client, a
     foreign = client.post(f"{url}/table", data={"csrf_token": csrf(form), "table": other_table})
     assert foreign.status_code == 422
     assert api_game(client, url)["table"] is None
+
+
+def start_named(client, names):
+    """Start a Shmear game of these players through the new-game page; return its URL."""
+    data = {"csrf_token": csrf(client.get("/games/new")), "ruleset": "shmear"}
+    data.update({f"players-{seat}": name for seat, name in enumerate(names)})
+    data["first_dealer"] = "0"
+    started = client.post("/games/new", data=data)
+    assert started.status_code == 303, started.text
+    return started.headers["Location"]
+
+
+def offered_line_ups(client):
+    page = client.get("/games/new").text
+    section = page[
+        page.index('class="lineups"') : page.index("</section>", page.index('class="lineups"'))
+    ]
+    return re.findall(r'<a class="button small" href="[^"]*">([^<]*)</a>', section)
+
+
+def test_every_recent_line_up_is_offered_newest_first_up_to_a_cap(client):
+    line_ups = [[f"P{n}a", f"P{n}b", f"P{n}c"] for n in range(RECENT_LINEUPS + 2)]
+    for names in line_ups[:7]:
+        start_named(client, names)
+    start_named(client, line_ups[0])  # played again: once, at the top
+    expected = [line_ups[0], *reversed(line_ups[1:7])]
+    assert offered_line_ups(client) == [", ".join(names) for names in expected]
+    for names in line_ups[7:]:
+        start_named(client, names)
+    offered = offered_line_ups(client)
+    assert len(offered) == RECENT_LINEUPS
+    assert offered[0] == ", ".join(line_ups[-1])

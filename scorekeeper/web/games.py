@@ -37,6 +37,8 @@ from scorekeeper.web.htmx import render, wants_fragment
 
 bp = Blueprint("games", __name__)
 
+RECENT_LINEUPS = 10
+"""How many of this browser's recent line-ups the new-game page offers, newest first."""
 REFILL = "refill"
 """Session key: the entry of a deal just undone, for the next page of its game to show."""
 errors.register_game_errors(bp)
@@ -459,7 +461,7 @@ def _render_game(game, form=None, status=200, refill=None):
     return render("games/show.html", "games/_game.html", status, form=form, **context)
 
 
-def _recent_lineups(count=4):
+def _recent_lineups(count: int = RECENT_LINEUPS) -> list[dict]:
     """Return the player lists of this browser's recent games, newest first, each once."""
     lineups, seen = [], set()
     for game_id in keyring.recent(keyring.RECENT_GAMES):
