@@ -225,6 +225,18 @@ def test_two_phones_saving_the_same_deal_conflict_cleanly(client):
     assert 'name="number" value="2"' in again.text
 
 
+def test_the_same_deal_sent_twice_is_saved_once_and_answered_as_saved(client):
+    """A save whose answer was lost is sent again by the phone: it is no conflict."""
+    url = start_game(client)
+    assert post_deal(client, url, DEAL_1_WRONG, 1).status_code == 303
+    again = post_deal(client, url, DEAL_1_WRONG, 1, **{"HX-Request": "true"})
+    assert again.status_code == 200
+    assert "Deal 1 saved." in again.text
+    assert 'name="number" value="2"' in again.text
+    assert len(client.get(f"/api/v1{url}").get_json()["deals"]) == 1
+    assert post_deal(client, url, DEAL_1_WRONG, 1).status_code == 303  # without htmx too
+
+
 def test_a_browser_without_the_edit_token_sees_the_game_read_only(client, app):
     url = start_game(client)
     post_deal(client, url, DEAL_1_WRONG, 1)

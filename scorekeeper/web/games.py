@@ -3,6 +3,7 @@
 Also a game's score sheet and its downloads, which read the same game.
 """
 
+import json
 import re
 
 from flask import (
@@ -16,12 +17,14 @@ from flask import (
     session,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from sqlalchemy.exc import OperationalError
 
 from scorekeeper import engine, ratelimits
 from scorekeeper.store import busy, exchange, games, limits, tables
 from scorekeeper.store.lookup import deal_or_404, game_or_404
+from scorekeeper.store.models import Game
 from scorekeeper.web import cache, charts, errors, i18n, keyring, params, sheets
 from scorekeeper.web.forms import (
     ConfirmForm,
@@ -133,6 +136,10 @@ def add_deal(game_id):
         try:
             deal = games.add_deal(game, entry, device=keyring.device())
         except games.NumberConflict as exc:
+            if _saved_already(game_id, exc.sent, entry):
+                # The same deal sent again (its answer was lost on a weak network, or the
+                # phone kept it and sent it once more): it is saved, and stays saved once.
+                return _saved(game_or_404(game_id), exc.sent)
             message = _(
                 "Deal %(n)s was just saved by someone else. "
                 "Check the history before saving this one as deal %(next)s.",
@@ -160,10 +167,7 @@ def add_deal(game_id):
         except engine.RuleViolation as exc:
             form.add_rule_errors(exc.problems)
         else:
-            flash(_saved_message(deal))
-            if not wants_fragment():
-                return redirect(url_for("games.show", game_id=game.id), 303)
-            return _render_game(game)
+            return _saved(game, deal.number)
     response = _render_game(game, form=form, status=status)
     if status == 503:
         response.headers["Retry-After"] = str(busy.RETRY_AFTER)
@@ -530,6 +534,27 @@ def _busy_message():
         "The score pad was busy with another change, so this deal was not saved. "
         "Your entry is kept: save it again."
     )
+
+
+def _saved(game: Game, number: int) -> ResponseReturnValue:
+    """Answer a saved deal: its confirmation, then the game (a redirect without htmx)."""
+    flash(_saved_message(deal_or_404(game, number)))
+    if not wants_fragment():
+        return redirect(url_for("games.show", game_id=game.id), 303)
+    return _render_game(game)
+
+
+def _saved_already(game_id: str, number: int | None, entry: dict[str, object]) -> bool:
+    """Return True when deal `number` is stored with exactly this entry."""
+    game = game_or_404(game_id)
+    deal = next((d for d in game.deals if d.number == number), None)
+    if deal is None:
+        return False
+    try:
+        sent = engine.parse_entry(games.game_config(game), {**entry, "number": number})
+    except engine.RuleViolation:
+        return False
+    return json.loads(json.dumps(sent.to_json())) == deal.entry
 
 
 def _saved_message(deal):
