@@ -52,6 +52,7 @@ def register_extensions(app):
     """Bind the extension objects to this app."""
     from scorekeeper.store import (
         models,  # noqa: F401  (models must be known to migrations)
+        postgresql,
         sqlite,
         versions,
     )
@@ -60,6 +61,7 @@ def register_extensions(app):
     sessions.init_app(app)
     db.init_app(app)
     sqlite.init_app(app)
+    postgresql.init_app(app)
     versions.init_app(app)
     migrate.init_app(app, db, directory=str(Path(app.root_path).parent / "migrations"))
     csrf.init_app(app)

@@ -221,18 +221,22 @@ def game_full(error: games.GameFull):
 
 
 def database_error(error: OperationalError):
-    """Answer 503 with Retry-After when the database was busy; any other failure is a 500."""
+    """Answer 503 with Retry-After when the database was busy or out of reach (a restart);
+    any other failure is a 500."""
     db.session.rollback()
     if busy.is_busy(error):
         return busy_response()
+    if busy.is_lost(error):
+        current_app.logger.warning("Database out of reach: %s", error.orig)
+        return busy_response(busy.LOST_MESSAGE)
     current_app.logger.error("Database error", exc_info=error)
     return ApiError(500, "internal_error", "The server could not answer this time.").response()
 
 
-def busy_response():
+def busy_response(message: str = busy.MESSAGE):
     """Return the 503 a busy database gets: nothing changed, send the same request again."""
     headers = {"Retry-After": str(busy.RETRY_AFTER)}
-    return ApiError(503, "busy", busy.MESSAGE, headers=headers).response()
+    return ApiError(503, "busy", message, headers=headers).response()
 
 
 def http_error(error: HTTPException):

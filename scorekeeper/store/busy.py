@@ -1,20 +1,28 @@
-"""Tell a database that is busy (a lock held too long) from one that failed.
+"""Tell a database that is busy (a lock held too long) or out of reach from one that failed.
 
-A write that cannot get its lock in time is not a fault of the request: the API answers
-503 with ``Retry-After`` and the pages keep what was typed, so it can be sent again.
+A write that cannot get its lock in time is not a fault of the request, nor is a database
+that is restarting or cannot be reached: the API answers 503 with ``Retry-After`` and the
+pages keep what was typed, so it can be sent again.
 """
 
 from sqlalchemy.exc import OperationalError
 
 RETRY_AFTER = 2
-"""Seconds a client is asked to wait before sending a refused write again."""
+"""Seconds a client is asked to wait before sending a refused request again."""
 MESSAGE = "The score pad is busy with another change; nothing was saved, send it again."
+LOST_MESSAGE = (
+    "The score pad's database cannot be reached just now; nothing was saved, send it again."
+)
 
 # PostgreSQL: lock not available (lock_timeout), deadlock, serialization failure, and a
 # statement cancelled by statement_timeout.
 _BUSY_STATES = frozenset(("55P03", "40P01", "40001", "57014"))
 # SQLite: another connection holds the write lock past the store's wait (sqlite.py).
 _BUSY_TEXT = ("database is locked", "database table is locked", "database schema is locked")
+# PostgreSQL: the session was ended by an administrator (pg_terminate_backend, a restart) or
+# a crash of another session, or the server is starting up or shutting down; and class 08,
+# the connection's own failures.
+_LOST_STATES = frozenset(("57P01", "57P02", "57P03"))
 
 
 def is_busy(error: BaseException) -> bool:
@@ -26,3 +34,18 @@ def is_busy(error: BaseException) -> bool:
         return True
     text = str(original).lower()
     return any(phrase in text for phrase in _BUSY_TEXT)
+
+
+def is_lost(error: BaseException) -> bool:
+    """Return whether the error means the database could not be reached, or dropped the
+    connection, so the same request may succeed in a moment."""
+    if not isinstance(error, OperationalError):
+        return False
+    if error.connection_invalidated:
+        return True
+    state: str | None = getattr(error.orig, "sqlstate", "")
+    if state == "":
+        return False  # not PostgreSQL's driver: its errors all have a state, maybe None
+    # No state: psycopg's own error, not the server's answer to a statement. Its
+    # OperationalErrors are the connection's: refused, timed out, closed.
+    return state is None or state in _LOST_STATES or state.startswith("08")

@@ -76,13 +76,17 @@ def error_page(error: HTTPException):
 
 
 def database_error(error: OperationalError):
-    """Answer a busy database with 503 and Retry-After; any other failure as a 500 page."""
+    """Answer a busy database, or one out of reach (a restart), with 503 and Retry-After;
+    any other failure as a 500 page."""
     db.session.rollback()
-    if not busy.is_busy(error):
-        current_app.logger.error("Database error", exc_info=error)
-        title, message = PAGES[500]
-        return render(title(), message(), 500)
-    return busy_page()
+    if busy.is_busy(error):
+        return busy_page()
+    if busy.is_lost(error):
+        current_app.logger.warning("Database out of reach: %s", error.orig)
+        return lost_page()
+    current_app.logger.error("Database error", exc_info=error)
+    title, message = PAGES[500]
+    return render(title(), message(), 500)
 
 
 def busy_page():
@@ -92,6 +96,17 @@ def busy_page():
         "Go back and send it again in a moment."
     )
     response = render(_("Busy, please resend"), message, 503)
+    response.headers["Retry-After"] = str(busy.RETRY_AFTER)
+    return response
+
+
+def lost_page():
+    """Return the 503 page of a database out of reach: nothing was saved, send it again."""
+    message = _(
+        "The score pad's database cannot be reached just now, so nothing was saved. "
+        "Go back and send it again in a moment."
+    )
+    response = render(_("Database out of reach"), message, 503)
     response.headers["Retry-After"] = str(busy.RETRY_AFTER)
     return response
 

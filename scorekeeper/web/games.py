@@ -159,9 +159,7 @@ def add_deal(game_id):
             form.add_rule_errors({None: [_game_full_message()]})
             status = 409
         except OperationalError as exc:
-            if not busy.is_busy(exc):
-                raise
-            form.add_rule_errors({None: [_busy_message()]})
+            form.add_rule_errors({None: [_busy_message(exc)]})
             status = 503
             game = game_or_404(game_id)
         except engine.RuleViolation as exc:
@@ -254,9 +252,7 @@ def correct(game_id, number):
             form.add_rule_errors({None: [_game_full_message()]})
             status = 409
         except OperationalError as exc:
-            if not busy.is_busy(exc):
-                raise
-            form.add_rule_errors({None: [_busy_message()]})
+            form.add_rule_errors({None: [_busy_message(exc)]})
             status = 503
             game = game_or_404(game_id)
             deal = deal_or_404(game, number)
@@ -529,11 +525,22 @@ def _game_full_message():
     )
 
 
-def _busy_message():
-    return _(
-        "The score pad was busy with another change, so this deal was not saved. "
-        "Your entry is kept: save it again."
-    )
+def _busy_message(error: OperationalError) -> str:
+    """Return why a deal was not saved, when the database was busy or out of reach (a restart).
+
+    Raises the error again when it was neither: that is a 500.
+    """
+    if busy.is_busy(error):
+        return _(
+            "The score pad was busy with another change, so this deal was not saved. "
+            "Your entry is kept: save it again."
+        )
+    if busy.is_lost(error):
+        return _(
+            "The score pad's database could not be reached, so this deal was not saved. "
+            "Your entry is kept: save it again in a moment."
+        )
+    raise error
 
 
 def _saved(game: Game, number: int) -> ResponseReturnValue:
