@@ -326,7 +326,7 @@ def test_settler_asks_team_scores_in_team_games(client):
         ("five-handed-schmier", ["bidder", "partner"], ["moon", "start_0"]),
         ("shmear", ["bidder", "moon"], ["partner", "start_0"]),
         ("shmear-high-low", ["bidder"], ["moon", "partner"]),
-        ("five-handed-euchre", ["start_0"], ["bidder", "partner", "moon"]),
+        ("five-handed-euchre", [], ["bidder", "partner", "moon", "start_0"]),
     ],
 )
 def test_settler_asks_only_what_the_win_check_reads(client, ruleset, asked, not_asked):
@@ -418,3 +418,102 @@ def test_game_page_links_its_rules_and_the_banner_the_step_that_decided(client):
     ]
     step = f"/rules/five-handed-schmier#five-handed-schmier-win-{game['decided_by']}"
     assert f'href="{step}"' in banner
+
+
+EUCHRE_AT_10 = {"target": 10, "score_2": 0, "score_3": 0, "score_4": 0}
+
+
+def euchre(client, end, start=None):
+    """Ask the Euchre settler: Player 1 and Player 2 end at `end`, the others at 0."""
+    query = {"shape": INDIVIDUAL_5, **EUCHRE_AT_10, "score_0": end[0], "score_1": end[1]}
+    for seat, score in enumerate(start or ()):
+        query[f"start_{seat}"] = score
+    return client.get("/rules/five-handed-euchre/settle", query_string=query)
+
+
+def test_euchre_settler_asks_only_the_starting_scores_its_win_check_needs(client):
+    blank = client.get("/rules/five-handed-euchre").text
+    assert 'name="start_' not in blank
+    one = euchre(client, (11, 6))
+    assert answer(one)[0] == "Player 1 wins."
+    assert 'name="start_' not in one.text
+    two = euchre(client, (11, 10))
+    assert two.status_code == 200
+    assert re.findall(r'name="(start_\d)"', two.text) == ["start_0", "start_1"]
+    assert (
+        "The win check needs the scores at the start of the deal of Player 1 and Player 2: "
+        "enter them, then ask again." in text(two.text)
+    )
+    assert 'id="verdict-title"' not in two.text
+    assert answer(euchre(client, (11, 10), (9, 8)))[:2] == (
+        "Player 2 wins.",
+        "Player 1 and Player 2 reached 10 in the same hand; Player 2 had the lowest score "
+        "when it began, 8, so Player 2 wins.",
+    )
+
+
+EUCHRE_RULE = (
+    "in one deal the maker and the partner each score 1 or 2 (a maker alone 1, 2 or 4), or, "
+    "when the makers are euchred, each defender scores 2; nobody else scores, and no score "
+    "goes down."
+)
+
+
+@pytest.mark.parametrize(
+    ("end", "start", "reason"),
+    [
+        pytest.param(
+            (11, 10),
+            (9, 7),
+            "No deal of Five-Handed Euchre takes Player 2 from 7 to 10: " + EUCHRE_RULE,
+            id="9-to-11-and-7-to-10",
+        ),
+        pytest.param(
+            (11, 10),
+            (9, 9),
+            "No one deal of Five-Handed Euchre takes Player 1 from 9 to 11 and Player 2 from 9 "
+            "to 10: " + EUCHRE_RULE,
+            id="two-and-one-in-one-deal",
+        ),
+        pytest.param(
+            (10, 12),
+            (11, 8),
+            "No deal of Five-Handed Euchre takes Player 1 from 11 to 10: " + EUCHRE_RULE,
+            id="a-score-going-down",
+        ),
+    ],
+)
+def test_euchre_settler_refuses_what_no_deal_can_do_and_says_why(client, end, start, reason):
+    response = euchre(client, end, start)
+    assert response.status_code == 422
+    assert reason in text(response.text)
+    assert 'id="verdict-title"' not in response.text
+    assert f'name="start_1" type="number" value="{start[1]}"' in response.text
+
+
+SNAKE_CASE = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+
+
+def settler_text(html):
+    """Return what the settler shows a player: its text, without tags or attributes."""
+    part = html[html.index('<section id="settler"') :]
+    return text(part[: part.index("</section>")])
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_settler_blank_shows_no_code_names(client, ruleset):
+    for code in ("en", "fr"):
+        page = client.get(f"/rules/{ruleset}", headers={"Accept-Language": code}).text
+        assert SNAKE_CASE.findall(settler_text(page)) == [], (ruleset, code)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "shape", "scores", "fields", "expected"),
+    [p.values for p in test_settler_answers_the_rules_edge_cases.pytestmark[0].args[1]],
+    ids=[p.id for p in test_settler_answers_the_rules_edge_cases.pytestmark[0].args[1]],
+)
+def test_settler_answers_show_no_code_names(client, ruleset, shape, scores, fields, expected):
+    response = settle(client, ruleset, shape, scores, **fields)
+    shown = settler_text(response.text)
+    assert "The win check, step by step" in shown
+    assert SNAKE_CASE.findall(shown) == []

@@ -160,6 +160,26 @@ class Ruleset(ABC):
             for seat in range(config.seats)
         )
 
+    def starting_scores_needed(self, config: GameConfig, scores: Sequence[int]) -> tuple[int, ...]:
+        """Return the seats whose score at the start of the deal the win check reads.
+
+        `scores` are the scores at the end of the deal; by default every seat is needed
+        where the win check reads starting scores at all (see `win_facts`).
+        """
+        if WinFact.STARTING_SCORES in self.win_facts:
+            return tuple(range(config.seats))
+        return ()
+
+    def deal_changes(self, config: GameConfig) -> frozenset[tuple[int, ...]] | None:
+        """Return every change of the scores (a delta per seat) one deal of this game can make.
+
+        None where the game does not list them (the changes then go unchecked).
+        """
+        return None
+
+    deal_changes_words: Message | None = None
+    """What one deal can do to the scores, for a refusal of a change no deal makes."""
+
     def win_detail(self, bidder: int | None, partner: int | None, moon: bool) -> Mapping[str, Any]:
         """Return the detail of a stand-in deal that this win check reads (the settler's)."""
         return FrozenMap(bidder=bidder, partner=partner)

@@ -28,6 +28,70 @@ def unused(fact: WinFact, game: str) -> Message:
     return msg("In %(game)s the win check does not use the scores at the start.", game=game)
 
 
+def one_deal(
+    config: GameConfig, scores: Sequence[int], starting_scores: Sequence[int | None]
+) -> tuple[int, ...]:
+    """Return each seat's change in a deal that took the known starting scores to `scores`.
+
+    A seat whose starting score is None takes the change of a deal of the game that fits
+    the others (no change where the ruleset lists no changes). Raises RuleViolation, with
+    the reason, when no deal of the game can take the table from those scores to these.
+    """
+    known = {
+        seat: end - start
+        for seat, (end, start) in enumerate(zip(scores, starting_scores, strict=True))
+        if start is not None
+    }
+    rules = config.ruleset
+    changes = rules.deal_changes(config)
+    if changes is None:
+        return tuple(known.get(seat, 0) for seat in range(config.seats))
+    fitting = sorted(c for c in changes if all(c[seat] == d for seat, d in known.items()))
+    if fitting:
+        return fitting[0]
+    rule = rules.deal_changes_words or msg("no deal of the game makes that change.")
+    made = {change[seat] for change in changes for seat in range(config.seats)}
+    for seat, change in known.items():
+        if change not in made:
+            raise RuleViolation(
+                {
+                    "starting_scores": [
+                        msg(
+                            "No deal of %(game)s takes %(name)s from %(start)s to %(end)s: "
+                            "%(rule)s",
+                            game=rules.name,
+                            name=config.players[seat],
+                            start=starting_scores[seat],
+                            end=scores[seat],
+                            rule=rule,
+                        )
+                    ]
+                }
+            )
+    # Built apart: babel does not extract a msg() nested inside another's arguments.
+    moves = tuple(
+        msg(
+            "%(name)s from %(start)s to %(end)s",
+            name=config.players[seat],
+            start=starting_scores[seat],
+            end=scores[seat],
+        )
+        for seat in known
+    )
+    raise RuleViolation(
+        {
+            "starting_scores": [
+                msg(
+                    "No one deal of %(game)s takes %(moves)s: %(rule)s",
+                    game=rules.name,
+                    moves=moves,
+                    rule=rule,
+                )
+            ]
+        }
+    )
+
+
 def stand_in_deal(
     config: GameConfig,
     scores: Sequence[int],
@@ -35,7 +99,7 @@ def stand_in_deal(
     bidder: int | None = None,
     partner: int | None = None,
     moon: bool = False,
-    starting_scores: Sequence[int] | None = None,
+    starting_scores: Sequence[int | None] | None = None,
 ) -> DealResult:
     """Return a played deal that left the table at `scores`, for `config.ruleset.outcome`.
 
@@ -44,8 +108,10 @@ def stand_in_deal(
     does not read must be left out. The bidding side is the bidder's team in team games,
     else the bidder with the partner if any. The contract counts as made; a moon is one
     that took every point. Each seat's change is its score less its starting score (no
-    change when those are not given). Raises RuleViolation naming every fact that does not
-    fit the table, all at once.
+    change when those are not given); a starting score may be None for a seat the win check
+    does not need (`Ruleset.starting_scores_needed`), whose change then follows from the
+    deal that fits the others. Raises RuleViolation naming every fact that does not fit the
+    table, all at once, and when no deal of the game takes the starting scores to these.
     """
     facts = config.ruleset.win_facts
     seats = config.seats
@@ -66,15 +132,25 @@ def stand_in_deal(
                 problem("scores", msg("Team mates share one score; give each team a single one."))
                 break
     if WinFact.STARTING_SCORES in facts:
+        needed = config.ruleset.starting_scores_needed(config, scores) if not problems else ()
         if starting_scores is None:
-            problem(
-                "starting_scores",
-                msg("Give each player's score at the start of the deal: the win check uses it."),
-            )
-        elif len(starting_scores) != seats or not all(is_score(s) for s in starting_scores):
+            starting_scores = (None,) * seats
+        if len(starting_scores) != seats or not all(
+            s is None or is_score(s) for s in starting_scores
+        ):
             problem(
                 "starting_scores",
                 msg("Give a whole-number starting score for each of the %(n)s seats.", n=seats),
+            )
+        elif any(starting_scores[seat] is None for seat in needed):
+            problem(
+                "starting_scores",
+                msg(
+                    "Give the score at the start of the deal of %(names)s: the win check uses it.",
+                    names=tuple(
+                        config.players[seat] for seat in needed if starting_scores[seat] is None
+                    ),
+                ),
             )
     elif starting_scores is not None:
         problem("starting_scores", unused(WinFact.STARTING_SCORES, config.ruleset.name))
@@ -109,14 +185,14 @@ def stand_in_deal(
         side = (bidder, *(seat for seat in team if seat != bidder))
     else:
         side = (bidder,) if partner is None else (bidder, partner)
-    start = tuple(scores) if starting_scores is None else tuple(starting_scores)
+    deltas = one_deal(config, scores, starting_scores or (None,) * seats)
     return DealResult(
         number=1,
         dealer=0 if bidder is None else (bidder - 1) % seats,
         kind=DealKind.PLAYED,
         bidders=side,
         made=True,
-        deltas=tuple(end - begin for end, begin in zip(scores, start, strict=True)),
+        deltas=deltas,
         scores=tuple(scores),
         detail=freeze(dict(config.ruleset.win_detail(bidder, partner, moon))),
     )

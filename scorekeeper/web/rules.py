@@ -78,7 +78,7 @@ def _page(ruleset, args):
         table=table,
         verdict=verdict,
         step_names=STEP_NAMES,
-        reshaped="shape" in args and verdict is None and status == 200,
+        reshaped="shape" in args and verdict is None and status == 200 and not form.starts_asked,
     )
 
 

@@ -45,6 +45,8 @@ class SettlerForm(_RuleErrors, FlaskForm):
         csrf = False  # a GET form that changes nothing: there is nothing to forge
 
     shape = HiddenField()
+    starts_asked = None
+    """The sides whose starting scores the form has just begun to ask, in words."""
 
     def side_fields(self, prefix):
         """Return the per-side score fields with this prefix (`score`, `start`), in seat order."""
@@ -111,6 +113,31 @@ class Table:
         """Return the engine's configuration of this table with these house rules."""
         return engine.configure(self.ruleset.id, self.names, 0, None, dict(house_rules))
 
+    def end_scores(self, args):
+        """Return each seat's score at the end of the deal as the query gives it, or None."""
+        values = [_int(args.get(f"score_{index}")) for index in range(len(self.sides))]
+        if None in values:
+            return None
+        seat_scores = [0] * self.players
+        for side, value in zip(self.sides, values, strict=True):
+            for seat in side:
+                seat_scores[seat] = value
+        return seat_scores
+
+    def starts_needed(self, args):
+        """Return the sides whose score at the start of the deal the win check needs.
+
+        The game's ruleset says which, from the scores at the end of the deal: none until
+        those are entered.
+        """
+        end = self.end_scores(args) if args.get("shape") == self.key else None
+        target = _int(args.get("target"))
+        if end is None or target is None:
+            return []
+        config = engine.configure(self.ruleset.id, self.names, 0, target, dict(self.house_rules))
+        seats = set(self.ruleset.starting_scores_needed(config, end))
+        return [index for index, side in enumerate(self.sides) if seats & set(side)]
+
     @property
     def key(self):
         """Return the shape as text, to tell when the form was drawn for another table."""
@@ -151,9 +178,8 @@ def build_form(ruleset, args):
         setattr(Form, "hr_" + name, field)
     for index, side in enumerate(table.sides):
         setattr(Form, f"score_{index}", StringField(table.side_name(side)))
-    if engine.WinFact.STARTING_SCORES in facts:
-        for index, side in enumerate(table.sides):
-            setattr(Form, f"start_{index}", StringField(table.side_name(side)))
+    for index in table.starts_needed(args):
+        setattr(Form, f"start_{index}", StringField(table.side_name(table.sides[index])))
     seats = [(str(seat), name) for seat, name in enumerate(table.names)]
     if engine.WinFact.BIDDER in facts:
         Form.bidder = RadioField(_l("Who bid"), choices=_choices(seats), validate_choice=False)
@@ -208,8 +234,9 @@ def settle(ruleset, args):
         if field.data not in {c.value for c in field.choices}:
             problem(field.short_name, _("Choose one of the values offered."))
 
-    def scores(prefix):
-        values = []
+    def values(prefix):
+        """Return the whole number in each field with this prefix, noting those without."""
+        found = []
         for field in form.side_fields(prefix):
             value = _int(field.data)
             if not (field.data or "").strip():
@@ -222,15 +249,24 @@ def settle(ruleset, args):
                         side=field.label.text,
                     ),
                 )
-            values.append(value)
-        seat_scores = [0] * table.players
-        for side, value in zip(table.sides, values, strict=True):
+            found.append(value)
+        return found
+
+    def by_seat(sides, found):
+        """Return a score per seat from a score per side (None for a seat of no side given)."""
+        seat_scores = [None] * table.players
+        for side, value in zip(sides, found, strict=True):
             for seat in side:
                 seat_scores[seat] = value
         return seat_scores
 
-    end = scores("score")
-    start = scores("start") if form.side_fields("start") else None
+    end = by_seat(table.sides, values("score"))
+    asked = [int(field.short_name.split("_")[1]) for field in form.side_fields("start")]
+    if asked and not any(f"start_{index}" in args for index in asked):
+        # The win check needs the start of some sides: the form now asks for them.
+        form.starts_asked = join_words([table.side_name(table.sides[i]) for i in asked])
+        return form, table, None, 200
+    start = by_seat([table.sides[index] for index in asked], values("start")) if asked else None
     facts = {}
     for role in ("bidder", "partner"):
         if role not in form:
@@ -268,8 +304,9 @@ def settle(ruleset, args):
         )
         last = engine.stand_in_deal(config, end, **facts)
     except engine.RuleViolation as exc:
+        # The starting scores are judged together (no deal makes them): said above the form.
         renamed = {
-            ("score_0" if name == "scores" else "start_0" if name == "starting_scores" else name): m
+            ("score_0" if name == "scores" else None if name == "starting_scores" else name): m
             for name, m in exc.problems.items()
         }
         form.add_rule_errors(renamed)

@@ -85,13 +85,6 @@ def test_stand_in_reports_every_problem_at_once():
             "In Five-Handed Euchre the win check does not ask who bid.",
         ),
         (
-            "five-handed-euchre",
-            FIVE,
-            {},
-            "starting_scores",
-            "Give each player's score at the start of the deal: the win check uses it.",
-        ),
-        (
             "six-handed-schmier",
             SIX,
             {"bidder": 0, "partner": 3},
@@ -99,7 +92,7 @@ def test_stand_in_reports_every_problem_at_once():
             "In Six-Handed Schmier the win check does not ask who partnered the bidder.",
         ),
     ],
-    ids=["bidder-needed", "euchre-no-bidder", "euchre-start-needed", "six-no-partner"],
+    ids=["bidder-needed", "euchre-no-bidder", "six-no-partner"],
 )
 def test_stand_in_asks_exactly_the_facts_the_win_check_reads(ruleset, players, kwargs, field, text):
     table = config(ruleset, players)
@@ -121,3 +114,58 @@ def test_stand_in_refuses_team_mates_with_different_scores():
 def test_every_ruleset_names_the_facts_its_win_check_reads(ruleset):
     facts = engine.get_ruleset(ruleset).win_facts
     assert facts and all(isinstance(fact, engine.WinFact) for fact in facts)
+
+
+def test_euchre_needs_the_start_only_of_those_who_reached_the_target_together():
+    euchre = config("five-handed-euchre", FIVE)
+    rules = euchre.ruleset
+    assert rules.starting_scores_needed(euchre, (10, 11, 2, 3, 4)) == (0, 1)
+    assert rules.starting_scores_needed(euchre, (10, 9, 2, 3, 4)) == ()
+    with pytest.raises(RuleViolation) as caught:
+        stand_in_deal(euchre, (10, 11, 2, 3, 4), starting_scores=(8, None, None, None, None))
+    assert [str(m) for m in caught.value.problems["starting_scores"]] == [
+        "Give the score at the start of the deal of Bob: the win check uses it."
+    ]
+    deal = stand_in_deal(euchre, (10, 11, 2, 3, 4), starting_scores=(8, 9, None, None, None))
+    assert deal.deltas[:2] == (2, 2)
+    assert deal.deltas in rules.deal_changes(euchre)
+
+
+@pytest.mark.parametrize(
+    ("scores", "start", "reason"),
+    [
+        pytest.param(
+            (11, 10, 0, 0, 0),
+            (9, 7, None, None, None),
+            "No deal of Five-Handed Euchre takes Bob from 7 to 10: in one deal",
+            id="plus-3",
+        ),
+        pytest.param(
+            (10, 10, 0, 0, 0),
+            (9, 8, None, None, None),
+            "No one deal of Five-Handed Euchre takes Ann from 9 to 10 and Bob from 8 to 10: ",
+            id="plus-1-and-plus-2",
+        ),
+        pytest.param(
+            (10, 10, 10, 0, 0),
+            (9, 9, 9, None, None),
+            "No one deal of Five-Handed Euchre takes Ann from 9 to 10, Bob from 9 to 10 and Cy "
+            "from 9 to 10: ",
+            id="three-makers",
+        ),
+    ],
+)
+def test_euchre_refuses_changes_no_deal_makes(scores, start, reason):
+    euchre = config("five-handed-euchre", FIVE)
+    with pytest.raises(RuleViolation) as caught:
+        stand_in_deal(euchre, scores, starting_scores=start)
+    (message,) = caught.value.problems["starting_scores"]
+    assert str(message).startswith(reason)
+
+
+def test_every_euchre_change_is_a_deal_the_game_scores():
+    euchre = config("five-handed-euchre", FIVE)
+    changes = euchre.ruleset.deal_changes(euchre)
+    assert (4, 0, 0, 0, 0) in changes and (0, 2, 2, 2, 2) in changes and (1, 1, 0, 0, 0) in changes
+    assert (4, 4, 0, 0, 0) not in changes and (2, 2, 2, 2, 2) not in changes
+    assert all(any(c) and min(c) >= 0 for c in changes)

@@ -1,6 +1,7 @@
 """Five-Handed Euchre, as RULES.md §4 states it."""
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from scorekeeper.engine.cards import Card, Rank, Suit
@@ -286,6 +287,21 @@ class FiveHandedEuchre(Ruleset):
 
     # -- winning -----------------------------------------------------------------
 
+    def starting_scores_needed(self, config: GameConfig, scores: Sequence[int]) -> tuple[int, ...]:
+        """Return the seats that reached the target together: only their start decides."""
+        reached = tuple(seat for seat, score in enumerate(scores) if score >= config.target)
+        return reached if len(reached) > 1 else ()
+
+    def deal_changes(self, config: GameConfig) -> frozenset[tuple[int, ...]] | None:
+        """Return every change one deal makes: each entry this game accepts, scored."""
+        return _deal_changes(self, config.seats)
+
+    deal_changes_words = msg(
+        "in one deal the maker and the partner each score 1 or 2 (a maker alone 1, 2 or 4), "
+        "or, when the makers are euchred, each defender scores 2; nobody else scores, and no "
+        "score goes down."
+    )
+
     def outcome(
         self, config: GameConfig, scores: Sequence[int], last: DealResult | None
     ) -> Outcome:
@@ -463,3 +479,24 @@ class FiveHandedEuchre(Ruleset):
                 mine.add("called")
             tags.append(frozenset(mine))
         return tuple(tags)
+
+
+@cache
+def _deal_changes(rules: FiveHandedEuchre, seats: int) -> frozenset[tuple[int, ...]]:
+    """Return the changes of every entry at a table of `seats`: each maker, partner and tricks."""
+    config = GameConfig(rules, tuple(f"{seat}" for seat in range(seats)), 0, rules.target)
+    held = Card(Rank.KING, Suit.HEARTS)
+    changes = set()
+    for maker in range(seats):
+        # Alone by choice (no card called), alone with the card buried, or with a partner.
+        calls: list[tuple[str | None, int | None]] = [(None, None), (str(held), None)]
+        calls += [(str(held), seat) for seat in range(seats) if seat != maker]
+        for card, partner in calls:
+            for tricks in range(TRICKS + 1):
+                raw = {"bidder": maker, "trump": "H", "called_card": card, "tricks": tricks}
+                if partner is not None:
+                    raw["partner"] = partner
+                entry = rules.parse_entry(config, {k: v for k, v in raw.items() if v is not None})
+                result = rules.score_deal(config, 1, 0, (0,) * seats, entry)
+                changes.add(result.deltas)
+    return frozenset(changes)
