@@ -10,10 +10,15 @@ listens.
 
 from __future__ import annotations
 
+import os
 import re
 import socket
+import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -23,6 +28,8 @@ from scorekeeper.extensions import db
 from tests.conftest import DEAL, DEAL_FORM, EXAMPLE_DEAL, FIVE, _libpq, make_app
 from tests.tables_support import bearer, csrf_token
 from tests.test_api import assert_error
+from tests.test_concurrency import Server, at_once, run_gunicorn
+from tests.test_held_locks import fetch
 
 BACKENDS = ("postgresql",)
 
@@ -98,6 +105,37 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def served(database: str) -> Iterator[Server]:
+    """Serve the app as the Procfile does (gunicorn.conf.py: two gevent workers)."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database,
+        "FLASK_SECRET_KEY": "lost-database-test-secret",
+        "FLASK_RATELIMIT_ENABLED": "false",
+        "GUNICORN_WORKERS": "2",
+    }
+    command = [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py"]
+    command += ["--bind", f"127.0.0.1:{port}", "scorekeeper:create_app()"]
+    with tempfile.TemporaryDirectory(prefix="sk_test_gunicorn_") as folder:
+        yield from run_gunicorn(command, env, Path(folder) / "gunicorn.log")
+
+
+def test_after_a_restart_the_first_requests_of_every_worker_are_answered(served, database):
+    game = served.create(target=999)
+    paths = [f"/games/{game['id']}", f"/api/v1/games/{game['id']}", "/api/v1/rulesets"]
+    # Several at once, so that each worker opens connections of its own.
+    at_once([lambda p=p: fetch(served.port, "GET", p) for p in paths * 4])
+    assert terminate_the_apps_connections(database) >= 2
+    # Saves first: a read that found its connection dead would renew its worker's pool.
+    saves = at_once([lambda: served.post(game, EXAMPLE_DEAL)[0] for _ in range(6)])
+    assert saves == [201] * 6
+    assert terminate_the_apps_connections(database) >= 1
+    reads = at_once([lambda p=p: fetch(served.port, "GET", p)[0] for p in paths[:2] * 3])
+    assert reads == [200] * 6
 
 
 @pytest.fixture
