@@ -116,7 +116,7 @@ def test_view_page_shows_the_view_link_and_its_qr_code_but_no_edit_token(viewer,
     assert game["edit_token"] not in body
     assert "/edit/" not in body
     assert f"http://localhost/games/{game['id']}" in body
-    assert body.count('<svg role="img"') == 1
+    assert body.count('<svg role="img"') == 2  # the view link's and the big screen's
     assert not re.search(r'<form[^>]*method="post"', body)
 
 
@@ -124,7 +124,7 @@ def test_editor_page_shows_both_links_with_qr_codes_and_is_not_cached(editor, ga
     response = editor.get(f"/games/{game['id']}")
     body = response.get_data(as_text=True)
     assert f"http://localhost/games/{game['id']}/edit/{game['edit_token']}" in body
-    assert body.count('<svg role="img"') == 2
+    assert body.count('<svg role="img"') == 3  # and the big screen's
     assert response.headers["Cache-Control"] == "no-store"
     assert response.headers["Referrer-Policy"] == "no-referrer"
 

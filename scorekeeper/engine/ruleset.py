@@ -140,6 +140,10 @@ class Ruleset(ABC):
             return result.dealer
         return (result.dealer + 1) % config.seats
 
+    def first_speaker(self, config: GameConfig, dealer: int) -> int:
+        """Return who speaks first in the auction of a deal this seat deals: the dealer's left."""
+        return (dealer + 1) % config.seats
+
     # -- words and records -------------------------------------------------------
 
     @abstractmethod

@@ -72,6 +72,7 @@ def game_context(game):
         "last_kind": None if last_result is None else str(last_result.kind),
         "board": scoreboard(config, doc, last_result),
         "contract": None if last_result is None else contract(config, last_result),
+        "turn": None if doc["status"] != "in_progress" else turn(config, doc["next_dealer"]),
         "history": history(config, shown),
         "recent_from": shown[0]["number"] if shown else 1,
         "bidder_names": [players[s] for s in (last["bidders"] or ())] if last else [],
@@ -94,6 +95,12 @@ def next_deal_form(context, *, fresh=True):
     game = context["game"]
     number = len(game["deals"]) + 1
     return deal_form(context["config"], game["next_dealer"], number=number, fresh=fresh)
+
+
+def turn(config, dealer):
+    """Return who deals the next deal and who speaks first in its auction, by name."""
+    first = config.ruleset.first_speaker(config, dealer)
+    return {"dealer": config.players[dealer], "first": config.players[first]}
 
 
 def scoreboard(config, doc, last):

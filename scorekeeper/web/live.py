@@ -69,7 +69,7 @@ def poll(game_id):
     version, can_edit = cache.version_and_rights(game_id)
     etag = live_etag(version, can_edit)
     if request.if_none_match.contains(etag):  # ahead.py answers most of these first
-        return _live_headers(make_response("", 304), etag)
+        return live_headers(make_response("", 304), etag)
     # The page was an editor's and this browser's token no longer works: say so where
     # the deal form is, or its next save would silently fail.
     revoked = not can_edit and request.headers.get("If-None-Match", "").endswith('-e"')
@@ -83,7 +83,7 @@ def poll(game_id):
             context["history"] = history(context["config"], deals[shown_from - 1 :])
         form = next_deal_form(context)
         page = render_template("games/_live.html", revoked=revoked, form=form, **context)
-        return _live_headers(make_response(page), live_etag(context["version"], can_edit))
+        return live_headers(make_response(page), live_etag(context["version"], can_edit))
 
     key = cache.key("live", game_id, version, can_edit, revoked, shown_from or "")
     return cache.page(key, render_live)
@@ -170,10 +170,14 @@ def live_etag(version, can_edit):
 
 
 @bp.app_template_global()
-def live_attributes(game_id, version, can_edit):
+def live_attributes(game_id, version, can_edit, poll="live.poll"):
     """Return the attributes that keep the scoreboard current: htmx asks for the live parts
     on the event ``live`` (sent by static/live.js when the stream says a new version) and
-    every 2 s while the stream is down."""
+    every 2 s while the stream is down.
+
+    `poll` is the endpoint answering with them: the game page's, or another page's that
+    follows the game on the same stream (the big screen's).
+    """
     headers = json.dumps({"If-None-Match": quote_etag(live_etag(version, can_edit))})
     return Markup(
         'data-live data-events="{events}" data-version="{version}" hx-get="{url}"'
@@ -181,13 +185,13 @@ def live_attributes(game_id, version, can_edit):
     ).format(
         events=url_for("live.events", game_id=game_id),
         version=version,
-        url=url_for("live.poll", game_id=game_id),
+        url=url_for(poll, game_id=game_id),
         every=POLL_INTERVAL,
         headers=headers,
     )
 
 
-def _live_headers(response, etag):
+def live_headers(response, etag):
     """Mark a live response as revalidated on every poll and varying by session."""
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache, private"

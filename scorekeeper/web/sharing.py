@@ -75,13 +75,17 @@ def rotate(game_id):
 
 @bp.app_template_global()
 def share_links(game_id, can_edit):
-    """Return the view link and, for a browser that may edit, the edit link, each with a QR code."""
+    """Return the view link, the big screen's and, for a browser that may edit, the edit
+    link, each with a QR code."""
     base = links.public_base_url()
     view_url = base + url_for("games.show", game_id=game_id)
+    screen_url = base + url_for("screen.show", game_id=game_id)
     links_loopback = links.is_loopback(urlsplit(base).netloc)
     shared = {
         "view_url": view_url,
         "view_qr": links.qr_svg(view_url, _("QR code of the view link")),
+        "screen_url": screen_url,
+        "screen_qr": links.qr_svg(screen_url, _("QR code of the big screen")),
         "edit_url": None,
         "edit_qr": None,
         # Opened on the server itself: the links use its LAN address, or (none found) are
