@@ -101,6 +101,27 @@ def test_a_page_deal_whose_connection_is_ended_while_it_saves_keeps_what_was_tap
     assert client.post(f"{page}/deals", data=form).status_code == 303
 
 
+def test_after_a_restart_a_followed_game_is_heard_again(app, api, database):
+    game = api.create()
+    watcher = app.extensions["scorekeeper.versions"]
+    name = make_url(database).database
+    with watcher.follow(game["id"]) as follower:
+        with psycopg.connect(_libpq(database), autocommit=True) as admin:
+            deadline = time.monotonic() + 5
+            listening = None
+            while listening is None and time.monotonic() < deadline:
+                listening = admin.execute(
+                    "SELECT pid FROM pg_stat_activity"
+                    " WHERE datname = %s AND query LIKE 'LISTEN %%'",
+                    (name,),
+                ).fetchone()
+        assert listening is not None, "the watcher never listened"
+        assert terminate_the_apps_connections(database) >= 1
+        api.add(game, DEAL)
+        # The watcher listens again after a pause, reading the followed versions once.
+        assert follower.wait(10) == 2
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
