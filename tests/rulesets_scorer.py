@@ -231,13 +231,27 @@ def _floor_zero(score: int, change: int) -> int:
     return max(0, score + change) - score
 
 
+def _taken_off(table: Table, score: int, change: int) -> int:
+    """Return a loss as made: in full with house rule `negative_scores`, else floored at 0."""
+    return change if table.house_rules.get("negative_scores") else _floor_zero(score, change)
+
+
+def _card_points(table: Table) -> tuple[str, ...]:
+    """Return the points entered as a seat: High, Low, Jack, and the Jick when played."""
+    return (
+        ("high", "low", "jack", "jick")
+        if table.house_rules.get("jick")
+        else ("high", "low", "jack")
+    )
+
+
 def _shmear(table: Table, state: State, entry: dict[str, Any]):
     dealer = state.dealer
     n = table.players
     next_state = replace(state, dealer=(dealer + 1) % n)
     if entry.get("forfeit"):
         side = table.side_of(dealer)
-        change = _floor_zero(state.side_score(table, side), -2)
+        change = _taken_off(table, state.side_score(table, side), -2)
         deltas, scores = _apply(table, state, {side: change})
         return Row(dealer, deltas, list(scores)), replace(next_state, scores=scores)
     bidder, bid = resolve_bidder(table, dealer, entry)
@@ -247,7 +261,7 @@ def _shmear(table: Table, state: State, entry: dict[str, Any]):
     if bid == "moon" and state.side_score(table, side) < 1:
         raise Invalid("a moon by a side without a point")
     points = [0] * len(table.sides)
-    for point in ("high", "low", "jack"):
+    for point in _card_points(table):
         if entry.get(point) is not None:
             points[table.side_of(entry[point])] += 1
     if entry.get("game_points") is not None:
@@ -259,13 +273,13 @@ def _shmear(table: Table, state: State, entry: dict[str, Any]):
     side_deltas = {other: points[other] for other in range(len(table.sides))}
     smucks = list(state.smucks)
     if bid == "moon":
-        made = points[side] == 4
+        made = points[side] == len(_card_points(table)) + 1
         if not made:
             side_deltas[side] = -state.side_score(table, side)
     else:
         made = points[side] >= bid
         if not made:
-            side_deltas[side] = _floor_zero(state.side_score(table, side), -bid)
+            side_deltas[side] = _taken_off(table, state.side_score(table, side), -bid)
     if not made:
         for seat in table.sides[side]:
             smucks[seat] += 1
@@ -281,7 +295,7 @@ def _shmear(table: Table, state: State, entry: dict[str, Any]):
 
 def _high_low(table: Table, state: State, entry: dict[str, Any], bidder: int, bid: int):
     dealer = state.dealer
-    high, low, jack = entry["high"], entry["low"], entry.get("jack")
+    high, low, jack, jick = entry["high"], entry["low"], entry.get("jack"), entry.get("jick")
     pair = [high] if high == low else [high, low]
     if entry.get("game_points") is not None:
         counts = entry["game_points"]
@@ -296,13 +310,15 @@ def _high_low(table: Table, state: State, entry: dict[str, Any], bidder: int, bi
         game_to = "none"
     else:
         game_to = "pair" if entry["game"] in pair else entry["game"]
-    pair_points = 2 + (jack in pair) + (game_to == "pair")
+    pair_points = 2 + (jack in pair) + (jick in pair) + (game_to == "pair")
     made = pair_points >= bid
     points = [0] * 4
     points[high] += 1 + (game_to == "pair")
     points[low] += 1
     if jack is not None:
         points[jack] += 1
+    if jick is not None:
+        points[jick] += 1
     if game_to not in ("pair", "none"):
         points[game_to] += 1
     side_deltas = {}
@@ -313,7 +329,7 @@ def _high_low(table: Table, state: State, entry: dict[str, Any], bidder: int, bi
         elif made:
             side_deltas[seat] = pair_points
         else:
-            side_deltas[seat] = _floor_zero(state.scores[seat], -bid)
+            side_deltas[seat] = _taken_off(table, state.scores[seat], -bid)
             smucks[seat] += 1
     deltas, scores = _apply(table, state, side_deltas)
     game = high if game_to == "pair" else game_to
@@ -395,6 +411,8 @@ def random_table(rng: random.Random, ruleset: str) -> Table:
         house_rules["teams"] = rng.choice(["3x2", "2x3"])
     if ruleset in SHMEAR_FAMILY:
         house_rules["low_to_taker"] = rng.random() < 0.3
+        house_rules["jick"] = rng.random() < 0.4
+        house_rules["negative_scores"] = rng.random() < 0.4
     if ruleset not in ("shmear-partners", "five-handed-euchre"):
         house_rules["unresolved_tie"] = rng.choice(["play_on", "shared"])
     default = TARGETS[ruleset]
@@ -498,19 +516,22 @@ def _random_shmear(rng, table: Table, state: State) -> dict[str, Any]:
     def can_moon(seat: int) -> bool:
         return not high_low and state.side_score(table, table.side_of(seat)) >= 1
 
+    jick = bool(table.house_rules.get("jick"))
+    number_bids = [2, 3, 4, 5] if jick else [2, 3, 4]
+
     entry: dict[str, Any] = {}
     if kind < 0.15:  # everyone passed and the dealer plays at 2
         entry["auction"] = [None] * n
         if rng.random() < 0.4:
             entry.update(bidder=dealer, bid=2)
     elif kind < 0.4:
-        entry["auction"] = _random_auction(rng, table, dealer, [2, 3, 4], None, can_moon)
+        entry["auction"] = _random_auction(rng, table, dealer, number_bids, None, can_moon)
         if rng.random() < 0.3:
             bidder, bid = resolve_bidder(table, dealer, entry)
             entry.update(bidder=bidder, bid=bid)
     else:
         bidder = rng.randrange(n)
-        bids = [2, 3, 4] + (["moon"] if can_moon(bidder) and rng.random() < 0.2 else [])
+        bids = number_bids + (["moon"] if can_moon(bidder) and rng.random() < 0.2 else [])
         entry.update(bidder=bidder, bid=rng.choice(bids))
     bidder, bid = resolve_bidder(table, dealer, entry)
     entry["trump"] = rng.choice(SUITS)
@@ -518,7 +539,7 @@ def _random_shmear(rng, table: Table, state: State) -> dict[str, Any]:
     shooter = table.side_of(bidder)
     sweep = bid == "moon" and rng.random() < 0.4
     if sweep:  # a successful moon: every point to the shooter's side
-        entry.update({point: rng.choice(sides[shooter]) for point in ("high", "low", "jack")})
+        entry.update({point: rng.choice(sides[shooter]) for point in _card_points(table)})
     else:
         # The bidder usually holds the better cards.
         def seat() -> int:
@@ -527,11 +548,14 @@ def _random_shmear(rng, table: Table, state: State) -> dict[str, Any]:
         entry["high"] = seat()
         entry["low"] = entry["high"] if rng.random() < 0.2 else seat()
         entry["jack"] = seat() if rng.random() < 0.8 else None
+        if jick:
+            entry["jick"] = seat() if rng.random() < 0.8 else None
     count_sides = n if high_low else len(sides)
     if rng.random() < 0.5:
         minimum = [0] * count_sides
-        if entry["jack"] is not None:
-            minimum[entry["jack"] if high_low else table.side_of(entry["jack"])] += 1
+        for point in ("jack", "jick"):
+            if entry.get(point) is not None:
+                minimum[entry[point] if high_low else table.side_of(entry[point])] += 1
         counts = _counts(rng, count_sides, minimum, 80)
         if sweep:  # the shooter's side counts most
             counts = [0] * count_sides
@@ -541,8 +565,9 @@ def _random_shmear(rng, table: Table, state: State) -> dict[str, Any]:
         entry["game"] = shooter
     else:
         entry["game"] = rng.choice([*range(count_sides), "none"])
-    if entry["jack"] is None and rng.random() < 0.5:
-        del entry["jack"]
+    for point in ("jack", "jick"):
+        if point in entry and entry[point] is None and rng.random() < 0.5:
+            del entry[point]
     return entry
 
 

@@ -106,7 +106,12 @@ def test_rulesets_lists_the_seven_in_rule_book_order(client):
             "players": {"min": 3, "max": 6},
             "target": 11,
             "teams": None,
-            "house_rules": {"low_to_taker": LOW_TO_TAKER, "unresolved_tie": UNRESOLVED_TIE},
+            "house_rules": {
+                "low_to_taker": LOW_TO_TAKER,
+                "jick": LOW_TO_TAKER,
+                "negative_scores": LOW_TO_TAKER,
+                "unresolved_tie": UNRESOLVED_TIE,
+            },
         },
         {
             "id": "shmear-high-low",
@@ -114,7 +119,12 @@ def test_rulesets_lists_the_seven_in_rule_book_order(client):
             "players": {"min": 4, "max": 4},
             "target": 15,
             "teams": None,
-            "house_rules": {"low_to_taker": LOW_TO_TAKER, "unresolved_tie": UNRESOLVED_TIE},
+            "house_rules": {
+                "low_to_taker": LOW_TO_TAKER,
+                "jick": LOW_TO_TAKER,
+                "negative_scores": LOW_TO_TAKER,
+                "unresolved_tie": UNRESOLVED_TIE,
+            },
         },
         {
             "id": "shmear-partners",
@@ -122,7 +132,11 @@ def test_rulesets_lists_the_seven_in_rule_book_order(client):
             "players": {"min": 4, "max": 4},
             "target": 15,
             "teams": [[0, 2], [1, 3]],
-            "house_rules": {"low_to_taker": LOW_TO_TAKER},
+            "house_rules": {
+                "low_to_taker": LOW_TO_TAKER,
+                "jick": LOW_TO_TAKER,
+                "negative_scores": LOW_TO_TAKER,
+            },
         },
         {
             "id": "shmear-kitty",
@@ -130,7 +144,12 @@ def test_rulesets_lists_the_seven_in_rule_book_order(client):
             "players": {"min": 3, "max": 6},
             "target": 15,
             "teams": None,
-            "house_rules": {"low_to_taker": LOW_TO_TAKER, "unresolved_tie": UNRESOLVED_TIE},
+            "house_rules": {
+                "low_to_taker": LOW_TO_TAKER,
+                "jick": LOW_TO_TAKER,
+                "negative_scores": LOW_TO_TAKER,
+                "unresolved_tie": UNRESOLVED_TIE,
+            },
         },
         {
             "id": "five-handed-euchre",

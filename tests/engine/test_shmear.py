@@ -127,7 +127,12 @@ LOW = {"values": [True, False], "default": False}
                 "players": {"min": 3, "max": 6},
                 "target": 11,
                 "teams": None,
-                "house_rules": {"low_to_taker": LOW, "unresolved_tie": TIE},
+                "house_rules": {
+                    "low_to_taker": LOW,
+                    "jick": LOW,
+                    "negative_scores": LOW,
+                    "unresolved_tie": TIE,
+                },
             },
             id="shmear",
         ),
@@ -139,7 +144,12 @@ LOW = {"values": [True, False], "default": False}
                 "players": {"min": 4, "max": 4},
                 "target": 15,
                 "teams": None,
-                "house_rules": {"low_to_taker": LOW, "unresolved_tie": TIE},
+                "house_rules": {
+                    "low_to_taker": LOW,
+                    "jick": LOW,
+                    "negative_scores": LOW,
+                    "unresolved_tie": TIE,
+                },
             },
             id="high-low",
         ),
@@ -151,7 +161,7 @@ LOW = {"values": [True, False], "default": False}
                 "players": {"min": 4, "max": 4},
                 "target": 15,
                 "teams": [[0, 2], [1, 3]],
-                "house_rules": {"low_to_taker": LOW},
+                "house_rules": {"low_to_taker": LOW, "jick": LOW, "negative_scores": LOW},
             },
             id="partners",
         ),
@@ -163,7 +173,12 @@ LOW = {"values": [True, False], "default": False}
                 "players": {"min": 3, "max": 6},
                 "target": 15,
                 "teams": None,
-                "house_rules": {"low_to_taker": LOW, "unresolved_tie": TIE},
+                "house_rules": {
+                    "low_to_taker": LOW,
+                    "jick": LOW,
+                    "negative_scores": LOW,
+                    "unresolved_tie": TIE,
+                },
             },
             id="kitty",
         ),
@@ -1469,6 +1484,8 @@ def tables(draw: st.DrawFn) -> GameConfig:
     house = {}
     if "unresolved_tie" in rules.house_rules:
         house["unresolved_tie"] = draw(st.sampled_from(["play_on", "shared"]))
+    house["jick"] = draw(st.booleans())
+    house["negative_scores"] = draw(st.booleans())
     return table(
         rules,
         seats,
@@ -1492,18 +1509,21 @@ def entries(draw: st.DrawFn, config: GameConfig, scores: tuple[int, ...]) -> dic
         raw["auction"] = [None] * seats
     else:
         bidder = draw(seat)
-        bids = [b for b in rules.bids if b != MOON or scores[bidder] >= 1]
+        bids = [b for b in rules.game_bids(config) if b != MOON or scores[bidder] >= 1]
         raw |= {"bidder": bidder, "bid": draw(st.sampled_from(bids))}
     raw |= {"high": draw(seat), "low": draw(seat), "jack": draw(st.none() | seat)}
+    if rules.plays_jick(config):
+        raw["jick"] = draw(st.none() | seat)
     sides = len(rules.score_sides(config))
     if draw(st.booleans()):
         raw["game"] = draw(st.just("none") | st.integers(0, sides - 1))
     else:
         counts = draw(st.lists(st.integers(0, 13), min_size=sides, max_size=sides))
-        if raw["jack"] is not None:
-            side = rules.side_index(config, raw["jack"])
-            counts[side] = max(1, counts[side])
-        raw["game_points"] = counts
+        least = [0] * sides
+        for point in ("jack", "jick"):
+            if raw.get(point) is not None:
+                least[rules.side_index(config, raw[point])] += 1
+        raw["game_points"] = [max(c, m) for c, m in zip(counts, least, strict=True)]
     return raw
 
 
@@ -1526,10 +1546,28 @@ def games(draw: st.DrawFn) -> tuple[GameConfig, list[dict[str, Any]]]:
 @given(games())
 def test_scores_never_drop_below_0_and_deltas_are_the_change_made(game):
     config, raws = game
+    floor = not config.house_rules["negative_scores"]
     before = (0,) * config.seats
+    lost = [0] * config.seats
     for state in replay(config, raws):
         result = state.last
-        assert min(result.scores) >= 0
+        rules = config.ruleset
+        if not result.played:
+            losers, loss = rules.score_sides(config)[rules.side_index(config, result.dealer)], 2
+        elif not result.made and result.get("bid") != MOON:
+            losers, loss = result.bidders, result.get("bid")
+        else:
+            losers, loss = (), 0
+        for seat in losers:
+            lost[seat] += loss
+            if not floor:
+                # Below 0 allowed: a set bid and a forfeit take their full amount.
+                assert result.deltas[seat] == -loss
+        if floor:
+            assert min(result.scores) >= 0
+        else:
+            # Scores may go below 0, but never below what the deals took.
+            assert all(score >= -lost[seat] for seat, score in enumerate(result.scores))
         assert result.scores == tuple(b + d for b, d in zip(before, result.deltas, strict=True))
         before = result.scores
 
@@ -1554,7 +1592,12 @@ def test_points_taken_are_the_points_awarded(game):
         if not result.played:
             assert result.get("points") is None
             continue
-        awarded = 2 + (result.get("jack") is not None) + (result.get("game") != "none")
+        awarded = (
+            2
+            + (result.get("jack") is not None)
+            + (result.get("jick") is not None)
+            + (result.get("game") != "none")
+        )
         assert sum(result.get("points")) == awarded
         assert result.bidder in range(config.seats)
         if result.get("bid") == MOON and result.made:

@@ -57,21 +57,25 @@ JACK_GAME_COUNT = GAME_VALUES[Rank.JACK]
 """The side that captured the jack of trump counted at least its 1."""
 
 MOON = "moon"
-"""The bid above 4: take all four points or lose everything."""
+"""The bid above every number bid: take every point or lose everything."""
 Bid = int | str
 NUMBER_BIDS: tuple[int, ...] = (2, 3, 4)
+JICK_BIDS: tuple[int, ...] = (*NUMBER_BIDS, 5)
+"""The number bids with the Jick, the fifth point (house rule `jick`)."""
 FORCED_BID = 2
 """What the dealer plays at when everyone passed (unless the dealer forfeits)."""
 FORFEIT_LOSS = 2
 """What a dealer who forfeits loses (never below 0)."""
 POINT_COUNT = 4
 """High, Low, Jack and Game: a moon needs all of them."""
+JICK_POINT_COUNT = POINT_COUNT + 1
+"""With the Jick, five points a hand: a moon needs all five."""
 NOBODY = "none"
 
 POINT_FIELDS = ("high", "low", "jack")
 """The card points, each entered as a seat; Game is entered apart."""
 POINT_NAMES: Mapping[str, Message] = FrozenMap(
-    high=msg("High"), low=msg("Low"), jack=msg("Jack"), game=msg("Game")
+    high=msg("High"), low=msg("Low"), jack=msg("Jack"), jick=msg("Jick"), game=msg("Game")
 )
 """Each point's name for people."""
 
@@ -90,6 +94,14 @@ ENTRY_KEYS = (
 """The fields of a Shmear-family entry."""
 DETAIL_FIELDS = (*ENTRY_KEYS, "points")
 """The deal document's fields besides the common core, in the document's order."""
+JICK = "jick"
+"""The entry field of the Jick, in the entry only under the house rule `jick`."""
+JICK_GAME_COUNT = GAME_VALUES[Rank.JACK]
+"""The side that captured the Jick counted at least its 1, as any jack."""
+CARD_GAME_COUNTS: Mapping[str, int] = FrozenMap(jack=JACK_GAME_COUNT, jick=JICK_GAME_COUNT)
+"""What each captured point card entered as a seat counts at least in Game."""
+CARD_WORDS: Mapping[str, Message] = FrozenMap(jack=msg("the jack of trump"), jick=msg("the Jick"))
+"""Those cards for people."""
 
 
 def _is_bid(value: object) -> bool:
@@ -116,10 +128,37 @@ FIELD_TYPES: Mapping[str, TypeCheck] = FrozenMap(
     game=(_is_bid, msg('Game must be a seat or team number, or "none".')),
 )
 
+JICK_FIELD_TYPES: Mapping[str, TypeCheck] = FrozenMap(
+    {
+        **FIELD_TYPES,
+        "bid": (_is_bid, msg('The bid must be 2, 3, 4, 5 or "moon".')),
+        "auction": (
+            _is_auction,
+            msg('The auction must be a list of passes (null) and bids (2, 3, 4, 5 or "moon").'),
+        ),
+        JICK: (is_int, msg("The Jick must be given as a seat number.")),
+    }
+)
+"""The entry's JSON types with the Jick (house rule `jick`)."""
+
 
 def bid_rank(bid: Bid) -> int:
-    """Return the bid's place in the order 2 < 3 < 4 < moon."""
-    return POINT_COUNT + 1 if bid == MOON else int(bid)
+    """Return the bid's place in the order 2 < 3 < 4 (< 5) < moon."""
+    return JICK_POINT_COUNT + 1 if bid == MOON else int(bid)
+
+
+def jick_card(trump: Suit) -> Card:
+    """Return the Jick: the jack of the other suit of trump's colour."""
+    return Card(Rank.JACK, trump.same_colour)
+
+
+def jick_cards() -> tuple[Message, ...]:
+    """Return which card is the Jick for each trump ("J♣ when spades are trump", …)."""
+    cards = []
+    for suit in Suit:
+        words = msg("%(card)s when %(suit)s are trump", card=jick_card(suit).label, suit=suit.words)
+        cards.append(words)
+    return tuple(cards)
 
 
 def bid_words(bid: Bid) -> Message:
@@ -180,6 +219,21 @@ class ShmearFamily(Ruleset):
             ),
             msg("Low to the taker"),
         ),
+        jick=HouseRule(
+            (True, False),
+            False,
+            msg(
+                "The jack of the other suit of trump's colour is a trump just below the jack "
+                "and a fifth point; bids run 2 to 5."
+            ),
+            msg("Play with the Jick"),
+        ),
+        negative_scores=HouseRule(
+            (True, False),
+            False,
+            msg("A set bid or a forfeit takes its full amount, even below 0."),
+            msg("Scores can go below 0"),
+        ),
         unresolved_tie=HouseRule(
             ("play_on", "shared"),
             "play_on",
@@ -236,17 +290,83 @@ class ShmearFamily(Ruleset):
         """Return whether the moon is a bid in this game."""
         return MOON in self.bids
 
+    # -- the house rules that change the hand: the Jick, scores below 0 ----------------
+
+    def plays_jick(self, config: GameConfig) -> bool:
+        """Return whether the Jick is a trump and a fifth point (house rule `jick`)."""
+        return bool(config.house_rules.get(JICK))
+
+    def floors_at_zero(self, config: GameConfig) -> bool:
+        """Return whether scores stop at 0 (not under the house rule `negative_scores`)."""
+        return not config.house_rules.get("negative_scores")
+
+    def game_bids(self, config: GameConfig) -> tuple[Bid, ...]:
+        """Return the bids of this game, lowest first: 2 to 5 with the Jick."""
+        if not self.plays_jick(config):
+            return self.bids
+        return (*JICK_BIDS, *((MOON,) if self.has_moon else ()))
+
+    def hand_points(self, config: GameConfig) -> int:
+        """Return how many points a hand has: four, five with the Jick (a moon needs all)."""
+        return JICK_POINT_COUNT if self.plays_jick(config) else POINT_COUNT
+
+    def point_fields(self, config: GameConfig) -> tuple[str, ...]:
+        """Return the card points entered as a seat: High, Low, Jack (and the Jick)."""
+        return (*POINT_FIELDS, JICK) if self.plays_jick(config) else POINT_FIELDS
+
+    def entry_keys(self, config: GameConfig) -> tuple[str, ...]:
+        """Return the entry's fields in the document's order (the Jick after the Jack)."""
+        if not self.plays_jick(config):
+            return ENTRY_KEYS
+        at = ENTRY_KEYS.index("jack") + 1
+        return (*ENTRY_KEYS[:at], JICK, *ENTRY_KEYS[at:])
+
+    def changed_score(self, config: GameConfig, score: int, change: int) -> int:
+        """Return the score after the change: never below 0 unless the house rule says so."""
+        if self.floors_at_zero(config):
+            return max(0, score + change)
+        return score + change
+
+    def jick_field(self) -> EntryField:
+        """Return the Jick's entry field: who captured it, like the Jack."""
+        return EntryField(
+            JICK,
+            FieldKind.SEAT,
+            POINT_NAMES[JICK],
+            msg(
+                "Who captured the Jick, the jack of the other suit of trump's colour: %(cards)s.",
+                cards=jick_cards(),
+            ),
+            blank=msg("Not in play"),
+            point=True,
+        )
+
+    def not_a_bid(self, config: GameConfig, value: object) -> Message:
+        """Return the refusal of a value that is not a bid of this game (5 needs the Jick)."""
+        if value in JICK_BIDS and not self.plays_jick(config):
+            return msg(
+                "A bid of %(bid)s needs the Jick, a fifth point, and this game is played "
+                "without it (house rule off); bids are %(bids)s.",
+                bid=value,
+                bids=self._bid_list(config),
+            )
+        return msg(
+            "%(bid)r is not a bid; bids are %(bids)s.", bid=value, bids=self._bid_list(config)
+        )
+
     # -- the entry ---------------------------------------------------------------------
 
     def entry_fields(self, config: GameConfig) -> tuple[EntryField, ...]:
         """Return the entry's fields: auction, contract, the four points, forfeit."""
-        bids = tuple(Choice(b, msg("Moon") if b == MOON else msg(str(b))) for b in self.bids)
+        bids = tuple(
+            Choice(b, msg("Moon") if b == MOON else msg(str(b))) for b in self.game_bids(config)
+        )
         low_hint = (
             msg("Who captured the lowest trump in play (house rule: Low to the taker).")
             if config.house_rules.get("low_to_taker")
             else msg("Who held and played the lowest trump in play.")
         )
-        return (
+        fields = (
             EntryField(
                 "auction",
                 FieldKind.AUCTION,
@@ -302,9 +422,15 @@ class ShmearFamily(Ruleset):
                 "forfeit",
                 FieldKind.FLAG,
                 msg("Everyone passed and the dealer forfeited"),
-                msg("The dealer loses 2 (never below 0) and the deal passes to the left."),
+                msg("The dealer loses 2 (never below 0) and the deal passes to the left.")
+                if self.floors_at_zero(config)
+                else msg("The dealer loses 2 (even below 0) and the deal passes to the left."),
             ),
         )
+        if not self.plays_jick(config):
+            return fields
+        at = next(i for i, f in enumerate(fields) if f.name == "jack") + 1
+        return (*fields[:at], self.jick_field(), *fields[at:])
 
     def game_hint(self) -> Message:
         """Return the Game field's hint: who counted most in captured cards."""
@@ -312,7 +438,7 @@ class ShmearFamily(Ruleset):
 
     def parse_entry(self, config: GameConfig, raw: object) -> Entry:
         """Return the entry with its JSON types checked, or raise WrongType."""
-        return parse_typed(raw, FIELD_TYPES)
+        return parse_typed(raw, JICK_FIELD_TYPES if self.plays_jick(config) else FIELD_TYPES)
 
     # -- checking and scoring ----------------------------------------------------------
 
@@ -322,7 +448,16 @@ class ShmearFamily(Ruleset):
         """Check the entry against every rule and score it, or raise RuleViolation."""
         raw = entry.raw
         problems = Problems()
-        refuse_unknown(raw, ENTRY_KEYS, self.name, problems)
+        keys = self.entry_keys(config)
+        refuse_unknown({k: v for k, v in raw.items() if k != JICK}, keys, self.name, problems)
+        if JICK in raw and JICK not in keys:
+            problems.add(
+                JICK,
+                msg(
+                    "This game is played without the Jick (house rule off), so nobody takes "
+                    "it: leave it out."
+                ),
+            )
         auction = raw.get("auction")
         resolved = (
             None if auction is None else self._read_auction(config, dealer, auction, problems)
@@ -343,12 +478,13 @@ class ShmearFamily(Ruleset):
             raw, "low", seats, problems, msg("Every deal awards Low: choose who took it.")
         )
         jack = seat_of(raw, "jack", seats, problems)
+        jick = seat_of(raw, JICK, seats, problems) if JICK in keys else None
         hand = (
             None
             if bidder is None or high is None or low is None
             else self.hand(config, bidder, high, low)
         )
-        game = self._game(config, raw, hand, jack, problems)
+        game = self._game(config, raw, hand, {"jack": jack, JICK: jick}, problems)
         problems.raise_if_any()
         assert bidder is not None and bid is not None and trump is not None
         assert high is not None and low is not None and hand is not None
@@ -356,14 +492,14 @@ class ShmearFamily(Ruleset):
         # Each point goes to the scoring side of the seat that took it; Game to the side
         # (its first seat's scoring side) that counted most.
         points = [0] * len(self.score_sides(config))
-        for seat in (high, low, jack):
+        for seat in (high, low, jack, jick):
             if seat is not None:
                 points[self.side_index(config, seat)] += 1
         game_side = None if game is None else self.side_index(config, hand.sides[game][0])
         if game_side is not None:
             points[game_side] += 1
         taken = [sum(points[i] for i in self._indexes(config, side)) for side in hand.sides]
-        need = POINT_COUNT if bid == MOON else int(bid)
+        need = self.hand_points(config) if bid == MOON else int(bid)
         made = taken[0] >= need
         changes = [
             taken[0] if made else -scores[bidder] if bid == MOON else -int(bid),
@@ -372,8 +508,9 @@ class ShmearFamily(Ruleset):
         deltas = [0] * seats
         for side, change in zip(hand.sides, changes, strict=True):
             for seat in side:
-                # Scores never drop below 0: the delta is the change actually made.
-                deltas[seat] = max(0, scores[seat] + change) - scores[seat]
+                # Scores never drop below 0 (unless the house rule lets them): the delta is
+                # the change actually made.
+                deltas[seat] = self.changed_score(config, scores[seat], change) - scores[seat]
         detail = {
             "forfeit": False,
             "bidder": bidder,
@@ -383,6 +520,7 @@ class ShmearFamily(Ruleset):
             "high": high,
             "low": low,
             "jack": jack,
+            **({JICK: jick} if JICK in keys else {}),
             "game_points": raw.get("game_points"),
             "game": NOBODY if game_side is None else game_side,
             "points": points,
@@ -435,14 +573,8 @@ class ShmearFamily(Ruleset):
             if value == MOON and not self.has_moon:
                 found.append(msg("There is no moon bid in %(game)s.", game=self.name))
                 problems.add("bid", msg("There is no moon bid in %(game)s.", game=self.name))
-            elif value not in self.bids:
-                found.append(
-                    msg(
-                        "%(value)r is not a bid; bids are %(bids)s.",
-                        value=value,
-                        bids=self._bid_list(),
-                    )
-                )
+            elif value not in self.game_bids(config):
+                found.append(self.not_a_bid(config, value))
             elif highest is not None and bid_rank(value) <= bid_rank(highest):
                 found.append(
                     msg(
@@ -477,8 +609,8 @@ class ShmearFamily(Ruleset):
         speaker, top = spoken[-1]
         return Auction((dealer + 1 + speaker) % seats, top)
 
-    def _bid_list(self) -> tuple[Message, ...]:
-        return tuple(msg('"moon"') if b == MOON else msg(str(b)) for b in self.bids)
+    def _bid_list(self, config: GameConfig) -> tuple[Message, ...]:
+        return tuple(msg('"moon"') if b == MOON else msg(str(b)) for b in self.game_bids(config))
 
     def _contract(
         self,
@@ -499,7 +631,7 @@ class ShmearFamily(Ruleset):
                 problems,
                 msg("Choose who won the auction.") if asked else None,
             )
-            return bidder, self._bid_of(raw, problems, asked)
+            return bidder, self._bid_of(config, raw, problems, asked)
         a_bidder: int
         a_bid: Bid
         if resolved.bidder is None or resolved.bid is None:
@@ -524,12 +656,14 @@ class ShmearFamily(Ruleset):
             problems.add("auction", msg("The auction and the bid entered disagree."))
         return a_bidder, a_bid
 
-    def _bid_of(self, raw: Mapping[str, Any], problems: Problems, asked: bool) -> Bid | None:
+    def _bid_of(
+        self, config: GameConfig, raw: Mapping[str, Any], problems: Problems, asked: bool
+    ) -> Bid | None:
         """Return the bid entered, noting a missing or impossible one."""
         bid = raw.get("bid")
         if bid is None:
             if asked:
-                problems.add("bid", msg("Choose the bid: %(bids)s.", bids=self._bid_list()))
+                problems.add("bid", msg("Choose the bid: %(bids)s.", bids=self._bid_list(config)))
             return None
         if bid == MOON and not self.has_moon:
             problems.add(
@@ -541,11 +675,8 @@ class ShmearFamily(Ruleset):
                 ),
             )
             return None
-        if bid not in self.bids:
-            problems.add(
-                "bid",
-                msg("%(bid)r is not a bid; bids are %(bids)s.", bid=bid, bids=self._bid_list()),
-            )
+        if bid not in self.game_bids(config):
+            problems.add("bid", self.not_a_bid(config, bid))
             return None
         return bid  # type: ignore[no-any-return]
 
@@ -554,7 +685,7 @@ class ShmearFamily(Ruleset):
         config: GameConfig,
         raw: Mapping[str, Any],
         hand: Hand | None,
-        jack: int | None,
+        counted: Mapping[str, int | None],
         problems: Problems,
     ) -> int | None:
         """Return the index in `hand.sides` of the side that took Game (None: nobody).
@@ -607,19 +738,7 @@ class ShmearFamily(Ruleset):
                     pack=PACK_GAME_COUNT,
                 ),
             )
-        if jack is not None:
-            side = self.side_index(config, jack)
-            if counts[side] < JACK_GAME_COUNT:
-                problems.add(
-                    "game_points",
-                    msg(
-                        "%(who)s took the jack of trump, so counted at least %(least)s in Game; "
-                        "%(count)s was entered.",
-                        who=self.side_words(config, sides[side]),
-                        least=JACK_GAME_COUNT,
-                        count=counts[side],
-                    ),
-                )
+        self._check_card_counts(config, counts, counted, problems)
         if hand is None:
             return None
         pooled = [sum(counts[i] for i in self._indexes(config, side)) for side in hand.sides]
@@ -627,6 +746,44 @@ class ShmearFamily(Ruleset):
         if pooled.count(best) > 1:
             return None
         return pooled.index(best)
+
+    def _check_card_counts(
+        self,
+        config: GameConfig,
+        counts: Sequence[int],
+        counted: Mapping[str, int | None],
+        problems: Problems,
+    ) -> None:
+        """Note a side whose Game count is below the jacks it captured (Jack, Jick: 1 each)."""
+        sides = self.score_sides(config)
+        taken: list[list[str]] = [[] for _ in sides]
+        for field, seat in counted.items():
+            if seat is not None:
+                taken[self.side_index(config, seat)].append(field)
+        for side, fields in enumerate(taken):
+            least = sum(CARD_GAME_COUNTS[f] for f in fields)
+            if counts[side] >= least:
+                continue
+            who = self.side_words(config, sides[side])
+            problems.add(
+                "game_points",
+                msg(
+                    "%(who)s took the jack of trump, so counted at least %(least)s in Game; "
+                    "%(count)s was entered.",
+                    who=who,
+                    least=least,
+                    count=counts[side],
+                )
+                if fields == ["jack"]
+                else msg(
+                    "%(who)s took %(cards)s, so counted at least %(least)s in Game; "
+                    "%(count)s was entered.",
+                    who=who,
+                    cards=tuple(CARD_WORDS[f] for f in fields),
+                    least=least,
+                    count=counts[side],
+                ),
+            )
 
     def count_words(self) -> Message:
         """Return what one Game count is for: a player."""
@@ -664,10 +821,10 @@ class ShmearFamily(Ruleset):
         problems.raise_if_any()
         losers = self.score_sides(config)[self.side_index(config, dealer)]
         deltas = tuple(
-            max(0, scores[s] - FORFEIT_LOSS) - scores[s] if s in losers else 0
+            self.changed_score(config, scores[s], -FORFEIT_LOSS) - scores[s] if s in losers else 0
             for s in range(config.seats)
         )
-        detail: dict[str, Any] = dict.fromkeys(DETAIL_FIELDS)
+        detail: dict[str, Any] = dict.fromkeys((*self.entry_keys(config), "points"))
         detail["forfeit"] = True
         detail["auction"] = raw.get("auction")
         return DealResult(
@@ -698,11 +855,7 @@ class ShmearFamily(Ruleset):
                 Status.WON,
                 tuple(sorted(last.bidders)),
                 DecidedBy.MOON,
-                msg(
-                    "%(bidder)s shot the moon and took all four points, so %(side)s wins at once.",
-                    bidder=config.players[last.bidder],
-                    side=self.side_words(config, sorted(last.bidders)),
-                ),
+                self._moon_won(config, last),
             )
         # Nobody at the target or more: play on.
         if not reached:
@@ -799,6 +952,23 @@ class ShmearFamily(Ruleset):
             open_tie=seats,
         )
 
+    def _moon_won(self, config: GameConfig, last: DealResult) -> Message:
+        """Say that the moon was made and won at once."""
+        assert last.bidders is not None and last.bidder is not None
+        bidder = config.players[last.bidder]
+        side = self.side_words(config, sorted(last.bidders))
+        if self.plays_jick(config):
+            return msg(
+                "%(bidder)s shot the moon and took all five points, so %(side)s wins at once.",
+                bidder=bidder,
+                side=side,
+            )
+        return msg(
+            "%(bidder)s shot the moon and took all four points, so %(side)s wins at once.",
+            bidder=bidder,
+            side=side,
+        )
+
     # -- words and records -------------------------------------------------------------
 
     def explain(self, config: GameConfig, result: DealResult) -> tuple[Message, ...]:
@@ -807,14 +977,26 @@ class ShmearFamily(Ruleset):
         dealer = players[result.dealer]
         if not result.played:
             losers = self.score_sides(config)[self.side_index(config, result.dealer)]
+            words = dict(
+                dealer=dealer,
+                side=self.side_words(config, losers),
+                loss=FORFEIT_LOSS,
+                change=signed(result.deltas[result.dealer]),
+            )
+            if not self.floors_at_zero(config):
+                return (
+                    msg(
+                        "Everyone passed and %(dealer)s, the dealer, forfeited: %(side)s loses "
+                        "%(loss)s (house rule: scores can go below 0), %(change)s, and the deal "
+                        "passes to the left.",
+                        **words,
+                    ),
+                )
             return (
                 msg(
                     "Everyone passed and %(dealer)s, the dealer, forfeited: %(side)s loses "
                     "%(loss)s (never below 0), %(change)s, and the deal passes to the left.",
-                    dealer=dealer,
-                    side=self.side_words(config, losers),
-                    loss=FORFEIT_LOSS,
-                    change=signed(result.deltas[result.dealer]),
+                    **words,
                 ),
             )
         assert result.bidders is not None and result.bidder is not None
@@ -859,7 +1041,7 @@ class ShmearFamily(Ruleset):
         """Say who took which point, and how Game was decided."""
         sides = self.score_sides(config)
         took: dict[int, list[Message]] = {}
-        for field in POINT_FIELDS:
+        for field in self.point_fields(config):
             seat = result.get(field)
             if seat is not None:
                 took.setdefault(self.side_index(config, seat), []).append(POINT_NAMES[field])
@@ -876,6 +1058,8 @@ class ShmearFamily(Ruleset):
         ]
         if result.get("jack") is None:
             lines.append(msg("The jack of trump was not in play, so nobody scored Jack."))
+        if self.plays_jick(config) and result.get(JICK) is None:
+            lines.append(msg("The Jick was not in play, so nobody scored it."))
         if result.get("game_points") is not None:
             lines.extend(self._explain_counts(config, result))
         elif game == NOBODY:
@@ -934,16 +1118,7 @@ class ShmearFamily(Ruleset):
         taken = sum(result.get("points")[i] for i in self._indexes(config, contract))
         smuck = self.side_words(config, contract)
         if bid == MOON:
-            line = (
-                msg("The moon was made with all four points.")
-                if result.made
-                else msg(
-                    "The moon failed with %(points)s of four: the score goes back to 0 and a "
-                    "smuck is marked for %(side)s.",
-                    points=taken,
-                    side=smuck,
-                )
-            )
+            line = self._moon_words(config, result.made is True, taken, smuck)
         elif result.made:
             line = msg(
                 "The bid of %(bid)s was made with %(points)s, and every point taken counts.",
@@ -963,7 +1138,9 @@ class ShmearFamily(Ruleset):
         unchanged: list[Message] = []
         for group in self.score_sides(config):
             change = result.deltas[group[0]]
-            floored = group[0] in contract and bid != MOON and not result.made and change > -bid
+            floored = (
+                group[0] in contract and bid != MOON and not result.made and change > -bid
+            ) and self.floors_at_zero(config)
             if floored:
                 lines.append(
                     msg(
@@ -987,6 +1164,30 @@ class ShmearFamily(Ruleset):
         if unchanged:
             lines.append(msg("No change for %(sides)s.", sides=tuple(unchanged)))
         return lines
+
+    def _moon_words(self, config: GameConfig, made: bool, taken: int, side: Message) -> Message:
+        """Say how the moon went: all the hand's points, or the score back to 0."""
+        if not self.plays_jick(config):
+            return (
+                msg("The moon was made with all four points.")
+                if made
+                else msg(
+                    "The moon failed with %(points)s of four: the score goes back to 0 and a "
+                    "smuck is marked for %(side)s.",
+                    points=taken,
+                    side=side,
+                )
+            )
+        return (
+            msg("The moon was made with all five points.")
+            if made
+            else msg(
+                "The moon failed with %(points)s of five: the score goes back to 0 and a "
+                "smuck is marked for %(side)s.",
+                points=taken,
+                side=side,
+            )
+        )
 
     def seat_tags(self, config: GameConfig, result: DealResult) -> tuple[frozenset[str], ...]:
         """Tag the bidder (bid, made or set, moon), the seats that earned a smuck, a forfeit."""
@@ -1055,7 +1256,9 @@ class ShmearPartners(ShmearFamily):
     max_players = 4
     target = 15
     side_kind = SideKind.TEAMS
-    house_rules = FrozenMap(low_to_taker=ShmearFamily.house_rules["low_to_taker"])
+    house_rules = FrozenMap(
+        {name: rule for name, rule in ShmearFamily.house_rules.items() if name != "unresolved_tie"}
+    )
     """Two sides only: a tie at the target always includes the bidding team."""
     summary = msg(
         "Four players, partners sitting opposite, team scores: High, Low, Jack and Game, "
