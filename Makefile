@@ -6,7 +6,7 @@ PYTHON_MINIMUM := 3.11
 VENV := .venv
 BIN := $(VENV)/bin
 # The version of $(PYTHON), and of the Python that made .venv (its pyvenv.cfg; empty without).
-PYTHON_VERSION := $(shell $(PYTHON) -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])' 2>/dev/null)
+PYTHON_VERSION := $(if $(PYTHON),$(shell $(PYTHON) -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])' 2>/dev/null))
 VENV_VERSION := $(shell sed -n 's/^version *= *//p' $(VENV)/pyvenv.cfg 2>/dev/null)
 HOST ?= 127.0.0.1
 PORT ?= 5000
@@ -31,7 +31,7 @@ install-test: $(VENV)/.installed-test $(COMPILED)
 # that some locked version has no matching distribution.)
 python-version:
 	@printf '%s\n' $(PYTHON_MINIMUM) $(or $(PYTHON_VERSION),0) | sort --check=quiet --version-sort \
-		|| { echo "Scorekeeper needs Python $(PYTHON_MINIMUM) or newer; $(PYTHON) is" \
+		|| { echo "Scorekeeper needs Python $(PYTHON_MINIMUM) or newer; $(or $(PYTHON),python3) is" \
 			"$(or $(PYTHON_VERSION),not a Python that runs). Name another: make PYTHON=python3.12 …" >&2; \
 			exit 1; }
 
