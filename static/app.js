@@ -108,10 +108,25 @@
     });
   }
 
+  /* Taps made for one deal are never saved as the next by a single tap: the form keeps
+     the number it was for (the server refuses it now), and where its Save button was come
+     what the other phone saved, "Discard mine" and "Save mine as deal N" (the form's
+     <template data-conflict>, written by the server). */
+  function holdTaps(from, to) {
+    var template = to.querySelector("template[data-conflict]");
+    var save = to.querySelector("[data-save]");
+    var kept = from.querySelector('input[name="number"]');
+    var number = to.querySelector('input[name="number"]');
+    if (!template || !save || !kept || !number) { return; }
+    save.replaceWith(template.content.cloneNode(true));
+    template.remove();
+    number.value = kept.value;
+  }
+
   /* A live answer brings an editor's deal entry. Same deal number: keep the form as it is.
      The game ended: the form goes (the banner says why). Another phone saved the deal
      this form was for: the new form comes in, and if the reader had tapped, the taps
-     come with it and a note says what happened. */
+     come with it, held beside what that phone saved (holdTaps). */
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
     if (!target || target.id !== "deal-entry") { return; }
@@ -126,8 +141,7 @@
     }
     if (touched(oldForm)) {
       carryTaps(oldForm, newForm);
-      var note = incoming.querySelector("[data-stale]");
-      if (note) { note.hidden = false; }
+      holdTaps(oldForm, newForm);
       newForm.dataset.carried = "1";
     }
   });
@@ -216,6 +230,12 @@
     if (source && source.id === "deal-preview") { return; }
     setUp(document);
     var status = event.detail.xhr ? event.detail.xhr.status : 200;
+    /* Refused because another phone saved that deal: the choice is where the thumb is. */
+    var conflict = status === 409 ? document.getElementById("deal-conflict") : null;
+    if (conflict) {
+      conflict.querySelector("button").focus({ preventScroll: true });
+      return;
+    }
     var target = status >= 400 ? document.querySelector(".form-errors, .has-error") : document.getElementById("scoreboard");
     if (target) {
       target.scrollIntoView({ block: "start" });

@@ -253,7 +253,9 @@
       event.stopPropagation();
       return;
     }
-    var body = new URLSearchParams(new FormData(form));
+    /* With the button tapped: "Discard mine" or "Save mine as deal N" say what is meant. */
+    var data = event.submitter ? new FormData(form, event.submitter) : new FormData(form);
+    var body = new URLSearchParams(data);
     var game = gameOf(form.getAttribute("action"));
     if (navigator.onLine !== false && before(game, Number(body.get("number"))).length === 0) { return; }
     event.preventDefault();

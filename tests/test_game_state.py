@@ -80,9 +80,10 @@ def test_an_editors_live_answer_brings_the_form_for_the_next_deal(client):
     entry = answer[answer.index('<section id="deal-entry"') :]
     assert 'data-number="2"' in entry[:300]
     assert 'name="number" value="2"' in entry
-    # The note the page shows if its reader had tapped on the form for deal 1.
-    assert "Deal 1 was just saved by someone else" in entry
-    assert "data-stale hidden" in entry
+    # What the page holds beside the taps if its reader had tapped on the form for deal 1.
+    held = entry[entry.index("<template data-conflict>") : entry.index("</template>")]
+    assert "Deal 1 was just saved by another phone:" in held
+    assert 'name="discard"' in held and 'name="save_as" value="2"' in held
 
 
 def test_saving_after_another_phone_ended_the_game_says_why_and_keeps_the_taps(client):
@@ -115,9 +116,9 @@ def test_a_refused_save_over_htmx_keeps_the_taps_and_says_why(client):
     post_deal(client, url, DEAL_1, 1)
     again = post_deal(client, url, {**DEAL_1, "bid": 5}, 1, **{"HX-Request": "true"})
     assert again.status_code == 409
-    assert "Deal 1 was just saved by someone else" in again.text
+    assert "Deal 1 was just saved by another phone:" in again.text
     assert 'value="5" checked' in group(again.text, "bid")
-    assert 'name="number" value="2"' in again.text
+    assert 'name="number" type="hidden" value="1"' in again.text
 
 
 def test_the_scoreboard_says_how_far_each_player_is_and_the_last_contract(client):

@@ -220,9 +220,10 @@ def test_two_phones_saving_the_same_deal_conflict_cleanly(client):
     assert post_deal(client, url, DEAL_1_WRONG, 1).status_code == 303
     again = post_deal(client, url, {**DEAL_1_WRONG, "bid": 5}, 1)
     assert again.status_code == 409
-    assert "Deal 1 was just saved by someone else" in again.text
+    assert "Deal 1 was just saved by another phone:" in again.text
     assert 'value="5" checked' in group(again.text, "bid")
-    assert 'name="number" value="2"' in again.text
+    assert 'name="number" type="hidden" value="1"' in again.text  # still the deal it was for
+    assert 'name="save_as" value="2"' in again.text
 
 
 def test_the_same_deal_sent_twice_is_saved_once_and_answered_as_saved(client):

@@ -305,11 +305,11 @@ def test_second_phone_saving_the_same_deal_is_told_and_keeps_its_entries(app, ed
     )
     assert response.status_code == 409
     body = response.get_data(as_text=True)
-    assert "Deal 1 was just saved by someone else" in body
+    assert "Deal 1 was just saved by another phone:" in body
     assert 'id="deal-1"' in body  # the deal they collided with is shown
     for name, value in entries.items():
         assert re.search(rf'name="{name}"[^>]*value="{value}"[^>]*checked', body), name
-    assert '<input name="number" type="hidden" value="2">' in body
+    assert '<input name="number" type="hidden" value="1">' in body
 
 
 # --- the change log --------------------------------------------------------------------

@@ -309,6 +309,8 @@ class DealForm(_RuleErrors, FlaskForm):
     """
 
     number = HiddenField()
+    conflict: int | None = None
+    """The deal number now next, when the one this form was for was saved meanwhile."""
     described = ()
     """The ruleset's entry fields, in the order the form shows them."""
 

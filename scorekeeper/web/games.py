@@ -124,12 +124,26 @@ def show(game_id):
 @bp.post("/games/<game_id>/deals")
 @ratelimits.changing
 def add_deal(game_id):
-    """Save the next deal; a refused one comes back with its messages and the entries kept."""
+    """Save the next deal; a refused one comes back with its messages and the entries kept.
+
+    The form says which deal it was for (`number`). When another phone saved that deal
+    first, nothing is stored (409) and the taps come back beside what that phone saved:
+    "Discard mine" (`discard`) stores nothing, "Save mine as deal N" (`save_as`, the
+    number now next) is the one way to store them as a later deal.
+    """
     game = game_or_404(game_id)
     _require_edit(game)
+    if request.form.get("discard"):
+        flash(_("Your taps were discarded; nothing was saved."))
+        if not wants_fragment():
+            return redirect(url_for("games.show", game_id=game.id), 303)
+        return _render_game(game)
     form = _deal_form(game)
     status = 422
-    if not params.is_digits(request.form.get("number") or "0"):
+    save_as = request.form.get("save_as")
+    if save_as is not None:
+        form.number.data = save_as
+    if not params.is_digits(form.number.data or "0"):
         form.number.data = ""
         form.add_rule_errors({None: [_bad_number_message()]})
     elif form.validate_on_submit() and (entry := _entry_of(form)) is not None:
@@ -140,13 +154,7 @@ def add_deal(game_id):
                 # The same deal sent again (its answer was lost on a weak network, or the
                 # phone kept it and sent it once more): it is saved, and stays saved once.
                 return _saved(game_or_404(game_id), exc.sent)
-            message = _(
-                "Deal %(n)s was just saved by someone else. "
-                "Check the history before saving this one as deal %(next)s.",
-                n=exc.sent or exc.expected - 1,
-                next=exc.expected,
-            )
-            form.add_rule_errors({None: [message]})
+            # Never saved as the next deal by this tap: the taps wait beside that deal.
             status = 409
             game = game_or_404(game_id)
             form = _deal_form(game, form=form)
@@ -434,8 +442,9 @@ def export_csv(game_id):
 def _deal_form(game, form=None):
     """Return the deal form for the next deal, bound to the post unless `form` is given.
 
-    Given the form a refused post was read into, return a form for the deal now next
-    that keeps what was entered (after another phone saved the deal this one showed).
+    Given the form a refused post was read into (another phone saved the deal this one
+    showed), return the form for the deal now next in conflict: it keeps what was
+    entered and the number it was for, and offers to discard it or save it as that deal.
     """
     number = len(game.deals) + 1
     formdata = None if form is None else request.form
@@ -443,7 +452,8 @@ def _deal_form(game, form=None):
         games.game_config(game), game.next_dealer, number=number, formdata=formdata
     )
     if form is not None:
-        form_now.number.data = str(number)
+        form_now.number.data = form.number.data
+        form_now.conflict = number
         form_now.rule_errors = form.__dict__.get("rule_errors", {})
     return form_now
 

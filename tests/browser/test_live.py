@@ -185,26 +185,27 @@ def test_phone_entering_the_same_deal_keeps_its_taps_and_is_told(phones, live_se
     tap(editor, DEAL_1[:6])
     position = editor.evaluate("window.scrollY")
 
-    # Another phone saves deal 1 first. The form being filled moves on to deal 2 keeping
-    # every tap, and says why; the page does not move under the finger.
+    # Another phone saves deal 1 first. The form being filled keeps every tap and the
+    # deal they were for, says what was saved instead, and the page does not move under
+    # the finger.
     api(live_server, f"/api/v1/games/{game['id']}/deals", DEAL_1_API, game["edit_token"])
     expect(editor.locator("#scoreboard")).to_contain_text("Deal 1:", timeout=3000)
     expect(editor.get_by_role("heading", name=re.compile("^Deal 2"))).to_be_visible()
-    expect(editor.locator("#deal-entry .stale-note")).to_contain_text(
-        "Deal 1 was just saved by someone else"
+    expect(editor.locator("#deal-conflict")).to_contain_text(
+        "Deal 1 was just saved by another phone:"
     )
     assert editor.evaluate("window.scrollY") == position
     bidder = editor.get_by_role("group", name="Bidder", exact=True)
     expect(bidder.get_by_role("radio", name="Bob", exact=True)).to_be_checked()
-    assert editor.locator('#deal-form input[name="number"]').input_value() == "2"
+    assert editor.locator('#deal-form input[name="number"]').input_value() == "1"
 
     # The phone nobody was tapping on simply shows the empty form for deal 2.
     expect(idle.get_by_role("heading", name=re.compile("^Deal 2"))).to_be_visible(timeout=3000)
-    expect(idle.locator("#deal-entry .stale-note")).to_be_hidden()
+    expect(idle.locator("#deal-conflict")).to_have_count(0)
     assert idle.locator("#deal-form input[type=radio]:checked").count() == 0
 
     tap(editor, DEAL_1[6:])
-    editor.get_by_role("button", name="Save deal").click()
+    editor.get_by_role("button", name="Save mine as deal 2").click()
     expect(editor.get_by_role("status").first).to_contain_text("Deal 2 saved.")
     expect(editor.locator("#deal-2")).to_be_visible()
 

@@ -13,6 +13,8 @@ from playwright.sync_api import expect
 
 from scorekeeper import engine
 from tests.browser.conftest import PHONE, check_axe
+from tests.browser.test_live import api as post
+from tests.browser.test_table import tap
 
 pytestmark = pytest.mark.browser
 
@@ -82,3 +84,78 @@ def test_a_target_the_player_typed_stays_when_the_game_changes(page, live_server
     expect(page.get_by_role("spinbutton", name="Target score")).to_have_value("30")
     game_id = start_from_the_page(page, shmear)
     assert read(live_server, f"/api/v1/games/{game_id}")["target"] == 30
+
+
+# --- one tap stores one hand ------------------------------------------------------------
+
+FIVE = ["Ann", "Bob", "Cy", "Di", "Ed"]
+HAND = [
+    ("Bidder", "Bob"), ("Bid", "4"), ("Trump", "hearts"), ("Rank", "K"), ("Suit", "hearts"),
+    ("Partner", "Di"), ("High", "Di"), ("Low", "Ann"), ("Jack", "Bob"), ("Off-jack", "Cy"),
+    ("Joker", "Bob"), ("Game", "Bidders"),
+]  # fmt: skip
+HAND_API = {
+    "bidder": 1, "bid": 4, "trump": "H", "called_card": "KH", "partner": 3,
+    "high": 3, "low": 0, "jack": 1, "off_jack": 2, "joker": 1, "game": "bidders",
+}  # fmt: skip
+
+
+@pytest.fixture
+def two_phones(browser):
+    """Two scorekeepers' phones at 390 x 844, each with its own cookies."""
+    contexts = [browser.new_context(viewport=PHONE) for _ in range(2)]
+    yield [context.new_page() for context in contexts]
+    for context in contexts:
+        context.close()
+
+
+def test_taps_for_a_deal_another_phone_saved_are_never_saved_as_the_next_by_one_tap(
+    two_phones, live_server
+):
+    phone_a, phone_c = two_phones
+    game = post(live_server, "/api/v1/games", {"ruleset": "five-handed-schmier",
+                                               "players": FIVE, "first_dealer": 0})  # fmt: skip
+    for _ in range(2):
+        post(live_server, f"/api/v1/games/{game['id']}/deals", HAND_API, game["edit_token"])
+    for phone in two_phones:
+        phone.goto(f"{live_server}/games/{game['id']}/edit/{game['edit_token']}")
+        expect(phone.get_by_role("heading", name=re.compile("^Deal 3"))).to_be_visible()
+    phone_c.evaluate("window.__samePage = true")
+
+    # C taps half of deal 3; A enters deal 3 whole and saves it.
+    tap(phone_c, HAND[:6])
+    tap(phone_a, HAND)
+    phone_a.get_by_role("button", name="Save deal").click()
+    expect(phone_a.get_by_role("status").first).to_contain_text("Deal 3 saved.")
+
+    # Where C's Save button was: what A saved, "Discard mine" first.
+    held = phone_c.locator("#deal-conflict")
+    expect(held).to_contain_text("Deal 3 was just saved by another phone:", timeout=3000)
+    expect(held).to_contain_text("Bob bid 4: Made")
+    expect(held).to_contain_text("High Di · Low Ann · Jack Bob")
+    expect(phone_c.get_by_role("button", name="Save deal")).to_have_count(0)
+    box = held.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+    buttons = held.get_by_role("button")
+    expect(buttons.first).to_have_text("Discard mine")
+    expect(buttons.nth(1)).to_have_text("Save mine as deal 4")
+    check_axe(phone_c)
+
+    # C taps the rest of the hand, then the button under the thumb: nothing is stored.
+    tap(phone_c, HAND[6:])
+    buttons.first.click()
+    expect(phone_c.get_by_role("status").first).to_contain_text("Your taps were discarded")
+    expect(phone_c.get_by_role("heading", name=re.compile("^Deal 4"))).to_be_visible()
+    expect(phone_c.locator("#deal-form input[type=radio]:checked")).to_have_count(0)
+    assert len(read(live_server, f"/api/v1/games/{game['id']}")["deals"]) == 3
+
+    # Saving them as the next deal is a second, explicit step.
+    tap(phone_c, HAND[:6])
+    post(live_server, f"/api/v1/games/{game['id']}/deals", HAND_API, game["edit_token"])
+    expect(held).to_contain_text("Deal 4 was just saved by another phone:", timeout=3000)
+    tap(phone_c, HAND[6:])
+    phone_c.get_by_role("button", name="Save mine as deal 5").click()
+    expect(phone_c.get_by_role("status").first).to_contain_text("Deal 5 saved.")
+    numbers = [d["number"] for d in read(live_server, f"/api/v1/games/{game['id']}")["deals"]]
+    assert numbers == [1, 2, 3, 4, 5]
+    assert phone_c.evaluate("window.__samePage === true"), "the phone reloaded"
