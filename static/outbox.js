@@ -310,7 +310,7 @@
   function reasons(html) {
     var page = new DOMParser().parseFromString(html, "text/html");
     var seen = [];
-    page.querySelectorAll(".form-errors li, .field-errors li").forEach(function (item) {
+    page.querySelectorAll("#deal-conflict .conflict-title, .form-errors li, .field-errors li").forEach(function (item) {
       var message = item.textContent.trim();
       if (message && seen.indexOf(message) < 0) { seen.push(message); }
     });

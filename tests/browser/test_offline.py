@@ -155,7 +155,7 @@ def test_a_kept_deal_another_phone_numbered_first_stays_until_the_scorekeeper_ch
     phone.set_offline(False)
     line = editor.locator("#kept-1")
     expect(line).to_contain_text("Deal 1 was not sent:", timeout=10000)
-    expect(line).to_contain_text("Deal 1 was just saved by someone else")
+    expect(line).to_contain_text("Deal 1 was just saved by another phone")
     # Kept, not dropped: still there after a reload, waiting for the scorekeeper.
     editor.reload()
     expect(editor.locator("#kept-1")).to_contain_text("Deal 1 was not sent:")
