@@ -9,10 +9,12 @@ signature, and what is kept in the cache (scorekeeper/web/cache.py), with exactl
 app's answer: the same status, headers and body, the same session cookie when the page
 changes it. Tests compare the two header for header.
 
-Anything it cannot vouch for goes on to the app unchanged: a changed game, an unknown one,
-an editor's page (it carries this browser's CSRF token), a one-time message waiting, a
-page not yet kept, a request with anything more than the plain read (a query, a body,
-a condition), a database error, or rate limits that apply app-wide.
+Before anything else it refuses a request for a mount prefix or scheme the app is not
+served at (scorekeeper/web/mount.py), whatever the settings. Anything it cannot vouch for
+goes on to the app unchanged: a changed game, an unknown one, an editor's page (it
+carries this browser's CSRF token), a one-time message waiting, a page not yet kept, a
+request with anything more than the plain read (a query, a body, a condition), a
+database error, or rate limits that apply app-wide.
 """
 
 import re
@@ -31,7 +33,7 @@ from scorekeeper.api import games as api_games
 from scorekeeper.extensions import cache, db, limiter
 from scorekeeper.store import games
 from scorekeeper.web import cache as pages
-from scorekeeper.web import i18n, keyring, live, security
+from scorekeeper.web import i18n, keyring, live, mount, security
 from scorekeeper.web.games import REFILL
 
 WsgiApp = Callable[[dict, Callable], Iterable[bytes]]
@@ -83,6 +85,7 @@ class AheadOfFlask:
         self.cookie = app.config["SESSION_COOKIE_NAME"]
         self.max_age = int(app.permanent_session_lifetime.total_seconds())
         self.trusted_hosts = app.config["TRUSTED_HOSTS"]
+        self.root = mount.served_root(app.config)
         self.security = security.headers(app.config)
         self.poll_headers = [
             ("Cache-Control", "no-cache, private"),
@@ -94,7 +97,9 @@ class AheadOfFlask:
         self._verified: dict[str, tuple[dict, int]] = {}
 
     def __call__(self, environ, start_response):
-        answer = self._answer(environ) if self.enabled else None
+        answer = mount.refusal(environ, self.root, self.security)
+        if answer is None and self.enabled:
+            answer = self._answer(environ)
         if answer is None:
             return self.wsgi_app(environ, start_response)
         status, headers, body = answer
@@ -150,13 +155,13 @@ class AheadOfFlask:
         read = self._read(environ, game_id)
         if read is None:
             return None
-        version, can_edit, held, host = read
+        version, can_edit, held, root_url = read
         if can_edit or FLASHES in held or REFILL in held:
             return None  # the page holds this browser's token, or is for it alone
         accepted = parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept)
         language, negotiated = i18n.language_of(held, accepted)
         full_path = f"{environ['PATH_INFO']}?"  # as request.full_path has it, with no query
-        key = pages.page_key("game", game_id, version, False, language, host, full_path, False)
+        key = pages.page_key("game", game_id, version, False, language, root_url, full_path, False)
         answer = self._kept_answer(environ, key)
         if answer is None:
             return None
@@ -245,7 +250,7 @@ class AheadOfFlask:
     # ------------------------------------------------------------ reading the request
 
     def _read(self, environ, game_id):
-        """Return the game's version, this browser's rights, its session and the host.
+        """Return the game's version, this browser's rights, its session and its root URL.
 
         None when the app must answer: an untrusted host, an unknown game, or a session
         cookie that is not ours.
@@ -261,7 +266,7 @@ class AheadOfFlask:
             return None
         version, token_hash = stamp
         can_edit = keyring.holds(keyring.GAME_TOKENS, game_id, token_hash, held)
-        return version, can_edit, held, host
+        return version, can_edit, held, pages.root_url(environ["wsgi.url_scheme"], host, environ)
 
     def _host(self, environ):
         """Return the host asked for as the app reads it, None if it is not a trusted one."""

@@ -14,7 +14,8 @@ browser alone and not kept.
 import hashlib
 import hmac
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from flask import Flask, Response, current_app, g, request, session
 from flask_compress.flask_compress import _choose_algorithm, _compress_data
@@ -23,7 +24,7 @@ from werkzeug.http import parse_options_header
 
 from scorekeeper.extensions import cache, compress
 from scorekeeper.store.lookup import stamp_or_404
-from scorekeeper.web import i18n, keyring
+from scorekeeper.web import i18n, keyring, mount
 from scorekeeper.web.htmx import wants_fragment
 
 
@@ -56,8 +57,8 @@ def key(kind: str, game_id: str, version: int, can_edit: bool, *more: object) ->
     """Return the cache key of one rendering of a game's part for this request.
 
     Besides the game's version and the viewer's rights, a page depends on its language, the
-    address it was asked at (its links and the language chooser's return address), and on
-    whether htmx asked for a fragment.
+    address it was asked at (its links and the language chooser's return address: the
+    scheme, host and mount prefix, then the path), and on whether htmx asked for a fragment.
     """
     return page_key(
         kind,
@@ -66,7 +67,7 @@ def key(kind: str, game_id: str, version: int, can_edit: bool, *more: object) ->
         can_edit,
         # The code Flask-Babel's Locale is made from: the same text, without making one.
         i18n.select_locale(),
-        request.host,
+        root_url(request.scheme, request.host, request.environ),
         request.full_path,
         wants_fragment(),
         *more,
@@ -79,7 +80,7 @@ def page_key(
     version: int,
     can_edit: bool,
     language: str,
-    host: str,
+    root: str,
     full_path: str,
     fragment: bool,
     *more: object,
@@ -91,12 +92,21 @@ def page_key(
         version,
         "e" if can_edit else "v",
         language,
-        host,
+        root,
         full_path,
         "f" if fragment else "p",
         *more,
     )
     return "|".join(str(part) for part in parts)
+
+
+def root_url(scheme: str, host: str, environ: Mapping[str, Any]) -> str:
+    """Return where every link of a page starts: the scheme, host and mount prefix asked at.
+
+    The share links and QR codes hold all three, the other links the prefix; the layer
+    ahead of Flask has no request object, so both read the prefix from the WSGI environ.
+    """
+    return f"{scheme}://{host}{mount.script_root(environ)}"
 
 
 def page(cache_key: str, render: Callable[[], Response]) -> Response:

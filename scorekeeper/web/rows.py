@@ -3,16 +3,16 @@
 A stored deal changes only when it is corrected, and a change-log entry never. So when a
 deal is saved, the live parts made for the new version reuse every row made before and
 make only the new ones. A row is kept under what it shows: a deal's stored document (a
-correction gives it a new key), or the change's id; with the game, the page's language and
-the viewer's rights. They have a cache of their own (``row_cache``), with room for the rows of
-a thousand games in play.
+correction gives it a new key), or the change's id; with the game, the page's language,
+the viewer's rights and the mount prefix its links start with. They have a cache of their
+own (``row_cache``), with room for the rows of a thousand games in play.
 
 Rows are kept only while a page is made for every browser (scorekeeper/web/cache.py puts
 a marker where the CSRF token goes); a page made for one browser alone, with its own token
 in it, makes its rows afresh and keeps none.
 """
 
-from flask import Flask, g
+from flask import Flask, g, request
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
@@ -45,7 +45,9 @@ def _kept(context: Context, parts: tuple, template: str, values: dict) -> Markup
     """Return the row, made with the page's context, or as kept under its key."""
     if g.get("csrf_token") != csrf_marker():
         return _made(context, template, values)
-    key = "row|" + "|".join(str(part) for part in (*parts, context["current_locale"]))
+    # A row's links start with the mount prefix; its language is the page's.
+    shaped_by = (request.script_root, context["current_locale"])
+    key = "row|" + "|".join(str(part) for part in (*parts, *shaped_by))
     kept = row_cache.get(key)
     if kept is None:
         kept = str(_made(context, template, values))

@@ -1,0 +1,69 @@
+"""Refuse a request for a mount prefix or a scheme this app is not served at.
+
+Every link of a page starts with the prefix the app is mounted under (WSGI's
+``SCRIPT_NAME``), and the share links and QR codes with its scheme too. Both can come
+from request headers: gunicorn takes a ``SCRIPT_NAME:`` header and ``X-Forwarded-Proto``
+from the addresses it trusts (``forwarded_allow_ips``, 127.0.0.1 by default), Werkzeug's
+ProxyFix takes ``X-Forwarded-Proto`` behind FLASK_BEHIND_PROXY. A prefix other than the
+one the app is configured for (``APPLICATION_ROOT``, ``/`` unless set) would make a page
+whose every link and asset goes elsewhere (``//evil.example/static/…`` is off-site): such
+a request is refused with 400 before anything reads it. The scheme must be http or
+https; each is a page of its own, kept apart (scorekeeper/web/cache.py).
+
+The layer ahead of Flask (scorekeeper/web/ahead.py) asks here first, for every request.
+"""
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+SCHEMES = ("http", "https")
+"""The schemes a page may be made for."""
+
+Answer = tuple[str, list[tuple[str, str]], bytes]
+
+
+def served_root(config: Mapping[str, Any]) -> str:
+    """Return the prefix the app is configured to be mounted under, as a WSGI server gives
+    it in SCRIPT_NAME (its UTF-8 bytes as Latin-1), without its trailing slash."""
+    root = str(config.get("APPLICATION_ROOT") or "/").rstrip("/")
+    return root.encode("utf-8").decode("latin-1")
+
+
+def script_root(environ: Mapping[str, Any]) -> str:
+    """Return the prefix a request was made under, as Flask's ``request.script_root`` reads it."""
+    raw = str(environ.get("SCRIPT_NAME") or "")
+    return raw.encode("latin-1").decode("utf-8", errors="replace").rstrip("/")
+
+
+def refusal(environ: Mapping[str, Any], root: str, headers: list[tuple[str, str]]) -> Answer | None:
+    """Return the 400 answer to a request for another prefix or scheme, None for any other.
+
+    `root` is `served_root`'s, `headers` the security headers every answer carries. The
+    API answers in its error shape, pages in a line of text.
+    """
+    asked = str(environ.get("SCRIPT_NAME") or "")
+    scheme = environ.get("wsgi.url_scheme")
+    if asked.rstrip("/") == root and scheme in SCHEMES:
+        return None
+    if asked.rstrip("/") != root:
+        shown = script_root(environ) or "/"
+        served = root.encode("latin-1").decode("utf-8") or "/"
+        message = f"This server is not mounted at {shown!r}: it answers under {served!r} only."
+    else:
+        message = f"This server answers over http or https, not {scheme!r}."
+    path = str(environ.get("PATH_INFO") or "")
+    if path == "/api" or path.startswith("/api/"):
+        error = {"error": {"code": "bad_request", "message": message, "fields": {}}}
+        body = json.dumps(error).encode()
+        content_type = "application/json"
+    else:
+        body = message.encode() + b"\n"
+        content_type = "text/plain; charset=utf-8"
+    answer_headers = [
+        ("Content-Type", content_type),
+        ("Content-Length", str(len(body))),
+        ("Cache-Control", "no-store"),
+        *headers,
+    ]
+    return "400 BAD REQUEST", answer_headers, body
