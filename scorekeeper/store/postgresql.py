@@ -18,17 +18,26 @@ answers 503 ``busy`` with ``Retry-After``.
 """
 
 import select
+import sys
 from typing import Any
 
 from flask import Flask
-from gevent import monkey
 from sqlalchemy import Engine, event
 from sqlalchemy.exc import DisconnectionError
 
 from scorekeeper.extensions import db
 
-_native_poll = monkey.get_original("select", "poll")
-"""The operating system's poll, even in a gevent worker (where ``select.poll`` is gevent's)."""
+
+def _os_poll() -> Any:
+    """Return the operating system's poll, even where gevent's worker put its own in its
+    place (which goes through gevent's hub). gevent is only imported where it patched."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("select"):
+        return monkey.get_original("select", "poll")
+    return select.poll  # imported before any patching: the operating system's
+
+
+_poll = _os_poll()
 
 
 def init_app(app: Flask) -> None:
@@ -51,6 +60,6 @@ def _drop_if_closed(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
 
 def _readable(dbapi_connection: Any) -> bool:
     """Return whether the idle connection's socket has anything to read (or is closed)."""
-    poll = _native_poll()
+    poll = _poll()
     poll.register(dbapi_connection.fileno(), select.POLLIN)
     return bool(poll.poll(0))
