@@ -412,7 +412,11 @@ def test_why_this_score_is_written_in_french_on_the_game_page(client):
         "fr", "Bidders %(who)s took %(took)s: %(got)s, bid %(bid)s, made — each %(change)s."
     ) % {
         "who": french_and % {"list": "Bob", "last": "Di"},
-        "took": french_and % {"list": "High, Jack, Joker", "last": "Game"},
+        "took": french_and
+        % {
+            "list": ", ".join(translated("fr", point) for point in ("High", "Jack", "Joker")),
+            "last": translated("fr", "Game"),
+        },
         "got": 4,
         "bid": 4,
         "change": "+4",
@@ -420,3 +424,60 @@ def test_why_this_score_is_written_in_french_on_the_game_page(client):
     assert contract in why
     assert bidders in why
     assert "took" not in why and " and " not in why
+
+
+# --- the games' and the points' names ---------------------------------------------------
+
+POINT_NAMES = ("High", "Low", "Jack", "Off-jack", "Game")
+"""The point names the catalogs give words of their own (the Joker is a joker in each)."""
+
+
+def point_labels():
+    """Return every point label of every ruleset's entry, at each table it allows."""
+    labels = set()
+    for rules in engine.rulesets():
+        for seats in range(rules.min_players, rules.max_players + 1):
+            config = engine.configure(rules.id, [f"P{n}" for n in range(seats)], 0, None, {})
+            labels |= {f.label.template for f in rules.entry_fields(config) if f.point}
+    return labels
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_game_name_and_point_name_has_a_translation(code):
+    names = {rules.label.template for rules in engine.rulesets()}
+    points = point_labels()
+    assert set(POINT_NAMES) <= points
+    for msgid in names | points:
+        entry = catalog(code)[msgid]
+        assert entry is not None and entry.string and not entry.fuzzy, (code, msgid)
+    for msgid in (names - {"Shmear"}) | set(POINT_NAMES):
+        assert translated(code, msgid) != msgid, (code, msgid)
+
+
+def page_text(body):
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_translated_pages_name_the_games_and_the_points_in_their_language(client, code):
+    words = {"Accept-Language": code}
+    new_game = page_text(client.get("/games/new", headers=words).text)
+    for rules in engine.rulesets():
+        assert translated(code, rules.label.template) in new_game
+    for english in ("Shmear with a Kitty", "Five-Handed Euchre", "Partner Shmear"):
+        assert english not in new_game
+    kitty = client.get("/games/new?ruleset=shmear-kitty", headers=words).text
+    assert translated(code, "Shmear with a Kitty") in page_text(kitty)
+
+    rules_page = page_text(client.get("/rules/five-handed-euchre", headers=words).text)
+    title = translated(code, "Rules of %(game)s") % {"game": translated(code, "Five-Handed Euchre")}
+    assert title in rules_page
+
+    url = start_game(client)
+    game = client.get(url, headers=words).text
+    form = game[game.index('id="point-grid"') :]
+    grid = page_text(form[: form.index("</form>")])
+    for point in POINT_NAMES:
+        assert translated(code, point) in grid, (code, point)
+    for english in ("High", "Low", "Off-jack"):
+        assert not re.search(rf"\b{english}\b", grid), (code, english)

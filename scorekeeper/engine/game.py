@@ -77,7 +77,7 @@ def configure(
                 "players",
                 msg(
                     "%(game)s is played by exactly %(min)s players; %(count)s were given.",
-                    game=rules.name,
+                    game=rules.label,
                     min=rules.min_players,
                     count=count,
                 ),
@@ -87,7 +87,7 @@ def configure(
                 "players",
                 msg(
                     "%(game)s is played by %(min)s to %(max)s players; %(count)s were given.",
-                    game=rules.name,
+                    game=rules.label,
                     min=rules.min_players,
                     max=rules.max_players,
                     count=count,
@@ -142,7 +142,7 @@ def configure(
         if rule is None:
             problem(
                 "house_rules",
-                msg("%(game)s has no house rule %(name)r.", game=rules.name, name=name),
+                msg("%(game)s has no house rule %(name)r.", game=rules.label, name=name),
             )
         elif not any(value == v and type(value) is type(v) for v in rule.values):
             allowed = " or ".join(json.dumps(v) for v in rule.values)

@@ -60,8 +60,8 @@ class Ruleset(ABC):
 
     id: str
     """Identifier used by the API, in lower-case words joined by hyphens."""
-    name: str
-    """Name for people (a proper name, the same in every language)."""
+    label: Message
+    """The game's name for people, a message the pages translate ("Shmear with a Kitty")."""
     min_players: int
     """Fewest players at the table."""
     max_players: int
@@ -84,6 +84,11 @@ class Ruleset(ABC):
     """What `outcome` reads of the deal just scored besides the scores (see `stand_in_deal`)."""
     contract_words: ContractWords = ContractWords(msg("made"), msg("set"), msg("Made"), msg("Set"))
     """How the game says a contract was made or lost, as its rules word it."""
+
+    @property
+    def name(self) -> str:
+        """Return the game's name in English, as the API gives it."""
+        return str(self.label)
 
     # -- the table ---------------------------------------------------------------
 

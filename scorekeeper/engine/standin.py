@@ -17,7 +17,7 @@ from scorekeeper.engine.results import DealKind, DealResult
 from scorekeeper.engine.ruleset import GameConfig
 
 
-def unused(fact: WinFact, game: str) -> Message:
+def unused(fact: WinFact, game: Message) -> Message:
     """Return what is said when a fact is given that the ruleset's win check does not read."""
     if fact is WinFact.BIDDER:
         return msg("In %(game)s the win check does not ask who bid.", game=game)
@@ -59,7 +59,7 @@ def one_deal(
                         msg(
                             "No deal of %(game)s takes %(name)s from %(start)s to %(end)s: "
                             "%(rule)s",
-                            game=rules.name,
+                            game=rules.label,
                             name=config.players[seat],
                             start=starting_scores[seat],
                             end=scores[seat],
@@ -83,7 +83,7 @@ def one_deal(
             "starting_scores": [
                 msg(
                     "No one deal of %(game)s takes %(moves)s: %(rule)s",
-                    game=rules.name,
+                    game=rules.label,
                     moves=moves,
                     rule=rule,
                 )
@@ -153,7 +153,7 @@ def stand_in_deal(
                 ),
             )
     elif starting_scores is not None:
-        problem("starting_scores", unused(WinFact.STARTING_SCORES, config.ruleset.name))
+        problem("starting_scores", unused(WinFact.STARTING_SCORES, config.ruleset.label))
     for field, seat in (("bidder", bidder), ("partner", partner)):
         fact = WinFact(field)
         if seat is None:
@@ -161,7 +161,7 @@ def stand_in_deal(
                 problem("bidder", msg("Say who bid this deal: the win check needs it."))
             continue
         if fact not in facts:
-            problem(field, unused(fact, config.ruleset.name))
+            problem(field, unused(fact, config.ruleset.label))
         elif not is_score(seat) or not 0 <= seat < seats:
             problem(
                 field,
@@ -174,7 +174,7 @@ def stand_in_deal(
     if partner is not None and partner == bidder:
         problem("partner", msg("The bidder cannot be their own partner."))
     if moon and WinFact.MOON not in facts:
-        problem("moon", unused(WinFact.MOON, config.ruleset.name))
+        problem("moon", unused(WinFact.MOON, config.ruleset.label))
     if problems:
         raise RuleViolation(problems)
 

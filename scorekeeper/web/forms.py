@@ -288,7 +288,7 @@ def new_game_form(rulesets, ruleset, **kwargs):
         )
         setattr(Form, f"hr_{name}", _HouseRuleField(label, rule, validators=[Optional()]))
     form = Form(**kwargs)
-    form.ruleset.choices = options((r.id, r.name) for r in rulesets)
+    form.ruleset.choices = options((r.id, Words(r.label)) for r in rulesets)
     if form.ruleset.data is None:
         form.ruleset.data = ruleset.id
     return form.setup(ruleset)

@@ -414,7 +414,6 @@ def sheet(game_id):
         created_at=game.created_at,
         chart=charts.game_score_chart(document),
         ruleset=state.config.ruleset,
-        ruleset_name=state.config.ruleset.name,
         columns=sheets.columns(state.config),
         contracts=sheets.contracts(state.config, document["deals"]),
         winner_names=[players[s] for s in document["winners"]],

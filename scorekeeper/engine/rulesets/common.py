@@ -80,7 +80,7 @@ def parse_typed(raw: object, checks: Mapping[str, TypeCheck]) -> Entry:
 
 
 def refuse_unknown(
-    raw: Mapping[str, Any], known: Iterable[str], name: str, problems: Problems
+    raw: Mapping[str, Any], known: Iterable[str], name: Message, problems: Problems
 ) -> None:
     """Note every key that is not a field of this ruleset's entry."""
     allowed = set(known)

@@ -119,7 +119,7 @@ class FiveHandedEuchre(Ruleset):
     """Five players, individual scores, a called partner or none, five tricks, 10 to win."""
 
     id = "five-handed-euchre"
-    name = "Five-Handed Euchre"
+    label = msg("Five-Handed Euchre")
     min_players = 5
     max_players = 5
     target = 10
@@ -193,7 +193,7 @@ class FiveHandedEuchre(Ruleset):
         """Check the entry against every rule of §4 and score it, or raise RuleViolation."""
         raw = entry.raw
         problems = Problems()
-        refuse_unknown(raw, FIELDS, self.name, problems)
+        refuse_unknown(raw, FIELDS, self.label, problems)
         maker = seat_of(raw, "bidder", config.seats, problems, msg("Choose who named trump."))
         trump = suit_of(raw, problems)
         called = self._called_card(raw, problems)
@@ -242,7 +242,7 @@ class FiveHandedEuchre(Ruleset):
                     "%(text)r is not a card of the %(game)s pack: 9, 10, J, Q, K and A of each "
                     "suit, the four 8s, 2S (the high joker) and 2H (the low joker).",
                     text=text,
-                    game=self.name,
+                    game=self.label,
                 ),
             )
             return None

@@ -168,7 +168,7 @@ class FiveHandedSchmier(Ruleset):
     """Five players, individual scores, a called partner, six points a deal, 21 to win."""
 
     id = "five-handed-schmier"
-    name = "Five-Handed Schmier"
+    label = msg("Five-Handed Schmier")
     min_players = 5
     max_players = 5
     target = 21
@@ -317,7 +317,7 @@ class FiveHandedSchmier(Ruleset):
         seats = config.seats
         problems = Problems()
         problem = problems.add
-        refuse_unknown(raw, self.entry_keys, self.name, problems)
+        refuse_unknown(raw, self.entry_keys, self.label, problems)
 
         auction = raw.get("auction")
         auctioned = (
@@ -461,7 +461,7 @@ class FiveHandedSchmier(Ruleset):
                 return None
         elif card not in self.deck:
             problem(
-                "called_card", msg("There are no 2s or 3s in the %(game)s deck.", game=self.name)
+                "called_card", msg("There are no 2s or 3s in the %(game)s deck.", game=self.label)
             )
             return None
         return card

@@ -449,7 +449,7 @@ class ShmearFamily(Ruleset):
         raw = entry.raw
         problems = Problems()
         keys = self.entry_keys(config)
-        refuse_unknown({k: v for k, v in raw.items() if k != JICK}, keys, self.name, problems)
+        refuse_unknown({k: v for k, v in raw.items() if k != JICK}, keys, self.label, problems)
         if JICK in raw and JICK not in keys:
             problems.add(
                 JICK,
@@ -571,8 +571,8 @@ class ShmearFamily(Ruleset):
             if value is None:
                 continue
             if value == MOON and not self.has_moon:
-                found.append(msg("There is no moon bid in %(game)s.", game=self.name))
-                problems.add("bid", msg("There is no moon bid in %(game)s.", game=self.name))
+                found.append(msg("There is no moon bid in %(game)s.", game=self.label))
+                problems.add("bid", msg("There is no moon bid in %(game)s.", game=self.label))
             elif value not in self.game_bids(config):
                 found.append(self.not_a_bid(config, value))
             elif highest is not None and bid_rank(value) <= bid_rank(highest):
@@ -671,7 +671,7 @@ class ShmearFamily(Ruleset):
                 msg(
                     "There is no moon bid in %(game)s: the sides are known only once the hand "
                     "is over.",
-                    game=self.name,
+                    game=self.label,
                 ),
             )
             return None
@@ -1227,7 +1227,7 @@ class Shmear(ShmearFamily):
     """Three to six players, each for themselves; 11 wins."""
 
     id = "shmear"
-    name = "Shmear"
+    label = msg("Shmear")
     target = 11
     summary = msg(
         "Three to six players, each for themselves: High, Low, Jack and Game, bids 2 to 4 "
@@ -1239,7 +1239,7 @@ class ShmearKitty(ShmearFamily):
     """Shmear with a three-card kitty for the bidder; 15 wins."""
 
     id = "shmear-kitty"
-    name = "Shmear with a Kitty"
+    label = msg("Shmear with a Kitty")
     target = 15
     summary = msg(
         "As Shmear, three to six players each for themselves, plus a three-card kitty the "
@@ -1251,7 +1251,7 @@ class ShmearPartners(ShmearFamily):
     """Four players in fixed partnerships sitting opposite; team scores; 15 wins."""
 
     id = "shmear-partners"
-    name = "Partner Shmear"
+    label = msg("Partner Shmear")
     min_players = 4
     max_players = 4
     target = 15
@@ -1299,7 +1299,7 @@ class ShmearHighLow(ShmearFamily):
     """Four players; whoever played High and Low are partners for the deal; 15 wins."""
 
     id = "shmear-high-low"
-    name = "High-Low Shmear"
+    label = msg("High-Low Shmear")
     min_players = 4
     max_players = 4
     target = 15

@@ -167,7 +167,7 @@ class SixHandedSchmier(Ruleset):
     """Six players in fixed teams, six points a deal, no called partner, 21 to win."""
 
     id = "six-handed-schmier"
-    name = "Six-Handed Schmier"
+    label = msg("Six-Handed Schmier")
     min_players = 6
     max_players = 6
     target = 21
@@ -290,7 +290,7 @@ class SixHandedSchmier(Ruleset):
         """Check the entry against every rule of §2 and score it, or raise RuleViolation."""
         raw = entry.raw
         problems = Problems()
-        refuse_unknown(raw, FIELDS, self.name, problems)
+        refuse_unknown(raw, FIELDS, self.label, problems)
         auction = raw.get("auction")
         auctioned = (
             None
