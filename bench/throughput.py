@@ -156,6 +156,8 @@ class _serve:
             "DATABASE_URL": self.database,
             "FLASK_SECRET_KEY": "bench",
             "WEB_CONCURRENCY": "2",
+            # Every phone of the load test follows its game from this machine's one address.
+            "FLASK_LIVE_STREAMS_PER_ADDRESS": "0",
         }
         # BENCH_SERVER_LOG=<file> keeps gunicorn's log (errors included) for a look after.
         log = os.environ.get("BENCH_SERVER_LOG")

@@ -33,6 +33,9 @@ DEFAULTS = {
     # Keep it under the worker's connections (GUNICORN_CONNECTIONS, 5,000): a worker whose
     # every connection is a stream has none left to save a deal or answer a poll.
     "LIVE_STREAMS_MAX": 4000,
+    # Of those, the streams one client address may hold (0: no limit): a table's phones,
+    # a club's behind one router, but not a worker's every stream.
+    "LIVE_STREAMS_PER_ADDRESS": 100,
     # Rendered pages and documents, keyed by the game's version (scorekeeper/web/cache.py):
     # in each worker's memory, or in Redis when FLASK_CACHE_REDIS_URL is set.
     "CACHE_TYPE": "scorekeeper.memory.MemoryCache",

@@ -64,10 +64,12 @@ class Follower:
         self.version = followed.version
 
     def close(self) -> None:
-        """Stop following the game (again is harmless)."""
+        """Stop following the game (again is harmless); a wait under way returns None."""
         if not self._closed:
             self._closed = True
             self._watcher._leave(self.game_id, self._followed)
+            with self._followed.changed:
+                self._followed.changed.notify_all()
 
     def __enter__(self) -> Follower:
         return self
@@ -79,14 +81,16 @@ class Follower:
         """Wait up to `timeout` seconds for a version after the last seen; return the newest.
 
         Returns the version last seen when nothing changed in time, and None once the
-        watcher has stopped following the game (the game is gone).
+        watcher has stopped following the game (the game is gone) or the follower is closed
+        (its client hung up).
         """
         followed = self._followed
         with followed.changed:
             followed.changed.wait_for(
-                lambda: followed.version != self.version or followed.version < 0, timeout
+                lambda: self._closed or followed.version != self.version or followed.version < 0,
+                timeout,
             )
-            if followed.version < 0:
+            if self._closed or followed.version < 0:
                 return None
             self.version = followed.version
             return self.version

@@ -4,8 +4,9 @@ A game page follows its game through a stream of server-sent events (``/events``
 server says each new version as it is saved (scorekeeper/store/versions.py hears of it,
 from any app instance), and the page then asks for its live parts once. While the stream
 is down (a proxy that buffers, a browser without EventSource, a process that already
-holds LIVE_STREAMS_MAX streams) the page polls every 2 s instead: static/live.js switches
-between the two.
+holds LIVE_STREAMS_MAX streams, or LIVE_STREAMS_PER_ADDRESS for the page's address) the
+page polls every 2 s instead: static/live.js switches between the two. A stream whose
+client hung up is let go at once (scorekeeper/web/hangups.py).
 
 Asking for the live parts sends the ETag of what the page shows in ``If-None-Match`` (set
 by ``hx-headers``): an unchanged game costs one read of its version by primary key, and no
@@ -35,7 +36,7 @@ from werkzeug.http import quote_etag
 
 from scorekeeper.store import versions
 from scorekeeper.store.lookup import game_or_404
-from scorekeeper.web import cache, errors, params
+from scorekeeper.web import cache, errors, hangups, params
 from scorekeeper.web.game_page import (
     EARLIER_DEALS,
     RECENT_DEALS,
@@ -99,16 +100,32 @@ def events(game_id):
     """
     seconds = current_app.config["LIVE_STREAM_SECONDS"]
     watcher = versions.watcher()
-    if watcher.following() >= current_app.config["LIVE_STREAMS_MAX"]:
-        # Every connection of the worker would be a stream: the page polls instead (live.js
-        # lets its 2-second poll run while it has no stream, and asks again in 5 s).
+    held = None
+    if watcher.following() < current_app.config["LIVE_STREAMS_MAX"]:
+        most = current_app.config["LIVE_STREAMS_PER_ADDRESS"]
+        held = _holders().take(request.remote_addr or "", most)
+    if held is None:
+        # Every connection of the worker would be a stream, or one address would hold
+        # them: the page polls instead (live.js lets its 2-second poll run while it has
+        # no stream, and asks again in 5 s).
         busy = Response("Too many games followed live here; the page polls instead.", 503)
         busy.headers["Retry-After"] = "30"
         busy.headers["Cache-Control"] = "no-store"
         return busy
-    follower = watcher.follow(game_id)
+    try:
+        follower = watcher.follow(game_id)
+    except BaseException:  # a database error: the address holds no stream
+        held()
+        raise
     if follower is None:
+        held()
         abort(404)
+
+    def let_go() -> None:
+        follower.close()  # its wait returns at once, and the stream ends
+        held()
+
+    stop_watching = hangups.watch(request.environ, let_go)
 
     def stream():
         yield f"retry: {RETRY_MS}\n\n"
@@ -123,7 +140,8 @@ def events(game_id):
 
     response = Response(stream(), mimetype="text/event-stream")
     # The server closes the response however the stream ends, started or not.
-    response.call_on_close(follower.close)
+    response.call_on_close(stop_watching)
+    response.call_on_close(let_go)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
@@ -131,6 +149,14 @@ def events(game_id):
 
 def _event(version):
     return f"id: {version}\nevent: version\ndata: {version}\n\n"
+
+
+def _holders() -> hangups.Holders:
+    """Return this app's count of the streams each client address holds open."""
+    holders = current_app.extensions.get("scorekeeper.stream_holders")
+    if holders is None:
+        holders = current_app.extensions["scorekeeper.stream_holders"] = hangups.Holders()
+    return holders
 
 
 @bp.get("/games/<game_id>/earlier")
