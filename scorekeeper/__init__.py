@@ -77,7 +77,7 @@ def register_blueprints(app):
     """Register one blueprint per area: the JSON API (bearer tokens, no CSRF), then the pages."""
     from scorekeeper.api import games as api_games
     from scorekeeper.api import tables as api_tables
-    from scorekeeper.web import games, i18n, install, live, rules, screen, sharing, tables
+    from scorekeeper.web import games, i18n, install, live, offline, rules, screen, sharing, tables
 
     for bp in (api_games.bp, api_tables.bp):
         app.register_blueprint(bp)
@@ -90,6 +90,7 @@ def register_blueprints(app):
         tables.bp,
         rules.bp,
         install.bp,
+        offline.bp,
         i18n.bp,
     ):
         app.register_blueprint(bp)

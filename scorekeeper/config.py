@@ -18,6 +18,9 @@ DEFAULTS = {
     "SESSION_REFRESH_EACH_REQUEST": False,
     "WTF_CSRF_TIME_LIMIT": None,
     "HTMX_LOCAL_ONLY": False,
+    # The release the service worker is named after (scorekeeper/web/offline.py); None: a
+    # hash of the static files and templates, so every change to them is a new release.
+    "RELEASE": None,
     "PREFERRED_URL_SCHEME": "http",
     "BEHIND_PROXY": False,
     "BABEL_DEFAULT_LOCALE": "en",

@@ -11,8 +11,11 @@
 
   var source = null;
   var heard = null; /* the newest version the stream told of */
-  var lastHeard = Date.now(); /* when the server last answered: the page was just served */
-  var pollsLost = false;
+  /* When the server last answered: the page was just served, or it is the copy this phone
+     kept (static/offline.js), and then the server has not answered yet. */
+  var copied = document.documentElement.dataset.offlineCopy;
+  var lastHeard = (copied && Date.parse(copied)) || Date.now();
+  var pollsLost = copied !== undefined;
 
   function scoreboard() { return document.querySelector("[data-live][data-events]"); }
 
@@ -124,9 +127,10 @@
     if (source) { source.close(); source = null; say("down"); }
   });
 
+  function start() { mark(); open(); }
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", open);
+    document.addEventListener("DOMContentLoaded", start);
   } else {
-    open();
+    start();
   }
 })();

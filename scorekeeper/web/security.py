@@ -34,6 +34,7 @@ def content_security_policy(local_only):
             "img-src 'self' data:",
             "font-src 'none'",
             "connect-src 'self'",
+            "worker-src 'self'",
             "object-src 'none'",
             "base-uri 'none'",
             "form-action 'self'",

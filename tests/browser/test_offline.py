@@ -2,6 +2,7 @@
 
 import json
 import re
+import time
 import urllib.request
 
 import pytest
@@ -66,7 +67,7 @@ def open_as_editor(context, live_server, game):
     page = context.new_page()
     page.goto(f"{live_server}/games/{game['id']}/edit/{game['edit_token']}")
     expect(page.locator("#deal-form")).to_be_visible()
-    page.wait_for_function("window.htmx !== undefined")
+    until(page, "window.htmx !== undefined")
     return page
 
 
@@ -197,3 +198,118 @@ def test_a_kept_deal_the_rules_refuse_goes_back_to_the_form_and_is_saved_from_th
     expect(editor.locator("#outbox")).to_be_hidden()
     stored = deals(live_server, game)
     assert {k: stored[0][k] for k in DEAL_1_API} == DEAL_1_API
+
+
+def cut_off(context):
+    """Take the phone off the network: its pages, and its service worker's own fetches."""
+    context.set_offline(True)
+
+
+def until(page, script, seconds=10):
+    """Wait until the script is true in the page (the page's CSP forbids Playwright's
+    own polling, which evaluates strings; each evaluate goes through DevTools instead)."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(script):
+        assert time.monotonic() < deadline, f"still false after {seconds} s: {script}"
+        page.wait_for_timeout(100)
+
+
+def worker_ready(page):
+    """Wait until the service worker controls the page and has kept its copy of it."""
+    until(page, "navigator.serviceWorker.controller !== null")
+    until(page, "async () => !!(await (await caches.open('pages')).match(location.href))")
+
+
+def test_a_game_opened_once_opens_again_with_no_connection_marked_offline(phone, live_server):
+    game = new_game(live_server)
+    api(live_server, f"/api/v1/games/{game['id']}/deals", DEAL_1_API, game["edit_token"])
+    editor = open_as_editor(phone, live_server, game)
+    worker_ready(editor)
+
+    cut_off(phone)
+    editor.reload()
+    # The page is the copy this phone kept, and says so.
+    assert editor.locator("html").get_attribute("data-offline-copy")
+    mark = editor.locator("#offline-mark")
+    expect(mark).to_have_text(OFFLINE_MARK)
+    expect(editor.locator("#scoreboard")).to_contain_text("Deal 1:")
+    assert scores(editor) == ["2", "4", "2", "4", "2"]
+    expect(editor.locator("#history")).to_contain_text("Deal 1")
+
+    # A deal saved on the copy is kept, and still there after another reload offline.
+    pass_all(editor, 2)
+    expect(editor.locator("#outbox")).to_contain_text("Deal 2: saved on this phone, not sent yet.")
+    editor.reload()
+    assert editor.locator("html").get_attribute("data-offline-copy")
+    expect(editor.locator("#outbox")).to_contain_text("Deal 2: saved on this phone, not sent yet.")
+    expect(editor.get_by_role("heading", name="Deal 3", exact=True)).to_be_visible()
+    assert [d["number"] for d in deals(live_server, game)] == [1]
+
+    # Home and the rules open too; a page never opened here says it has no copy.
+    for path, heading in (("/", "Score pad"), ("/rules", "Rules"), ("/games/new", "Offline")):
+        other = phone.new_page()
+        other.goto(live_server + path)
+        assert other.locator("html").get_attribute("data-offline-copy") is not None, path
+        expect(other.locator("#offline-mark")).to_have_text(OFFLINE_MARK)
+        expect(other.locator("h1").first).to_contain_text(heading)
+        other.close()
+
+    # Back online: the kept deal goes by itself, and the page is live again.
+    phone.set_offline(False)
+    expect(editor.locator("#outbox")).to_be_hidden(timeout=15000)
+    expect(mark).to_be_hidden()
+    expect(editor.locator("#history")).to_contain_text("Deal 2", timeout=5000)
+    assert [d["number"] for d in deals(live_server, game)] == [1, 2]
+
+
+def test_a_viewers_copy_is_a_viewers_page(phone, live_server):
+    game = new_game(live_server)
+    viewer = phone.new_page()
+    viewer.goto(f"{live_server}/games/{game['id']}")
+    worker_ready(viewer)
+    cut_off(phone)
+    viewer.reload()
+    assert viewer.locator("html").get_attribute("data-offline-copy")
+    expect(viewer.locator("#offline-mark")).to_have_text(OFFLINE_MARK)
+    assert viewer.locator("form").count() == 0
+    assert game["edit_token"] not in viewer.content()
+
+
+def test_a_new_release_takes_over_cleanly_and_a_kept_deal_outlives_it(phone, live_app, live_server):
+    shells = "async () => (await caches.keys()).filter(n => n.startsWith('shell-')).sort()"
+    live_app.config["RELEASE"] = "test-one"
+    try:
+        game = new_game(live_server)
+        editor = open_as_editor(phone, live_server, game)
+        worker_ready(editor)
+        until(editor, f"async () => JSON.stringify(await ({shells})()) === '[\"shell-test-one\"]'")
+
+        # A deal kept on the phone while the server is away …
+        phone.route("**/deals", lambda route: route.fulfill(status=502, body="Bad gateway"))
+        phone.set_offline(True)
+        tap(editor, DEAL_1)
+        editor.get_by_role("button", name="Save deal").click()
+        expect(editor.locator("#outbox")).to_be_visible()
+
+        # … and a new release meanwhile. Back online, the phone takes it at once: the new
+        # worker controls the page, the old shell is gone, and nothing else is lost.
+        live_app.config["RELEASE"] = "test-two"
+        phone.set_offline(False)
+        until(
+            editor,
+            f"async () => JSON.stringify(await ({shells})()) === '[\"shell-test-two\"]'",
+            seconds=30,
+        )
+        until(editor, "navigator.serviceWorker.controller.scriptURL.endsWith('/sw.js')")
+        editor.reload()
+        expect(editor.locator("#outbox")).to_contain_text(
+            "Deal 1: saved on this phone, not sent yet."
+        )
+        assert editor.evaluate("async () => !!(await caches.match(location.href))")
+        assert deals(live_server, game) == []
+
+        phone.unroute("**/deals")
+        expect(editor.locator("#outbox")).to_be_hidden(timeout=15000)
+        assert [d["number"] for d in deals(live_server, game)] == [1]
+    finally:
+        live_app.config["RELEASE"] = None

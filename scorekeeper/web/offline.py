@@ -1,0 +1,83 @@
+"""Opening the app with no connection: the service worker and the page it shows instead.
+
+The worker (`/sw.js`, from templates/offline/sw.js) is served from the app's root so that
+its scope covers every page. It is named after the release: a hash of the static files and
+templates, or the `RELEASE` setting. A new release is a new worker, which fetches the new
+shell, takes over at once and drops the old shell; the pages this phone opened, and the
+deals kept on it (static/outbox.js, in IndexedDB), stay.
+"""
+
+import functools
+import hashlib
+from pathlib import Path
+
+from flask import Blueprint, current_app, render_template, url_for
+
+from scorekeeper import engine
+from scorekeeper.web.install import ICONS
+from scorekeeper.web.security import HTMX_CDN_URL, HTMX_FILE
+
+bp = Blueprint("offline", __name__)
+
+SCRIPTS = ("htmx-loader.js", "app.js", "wake-lock.js", "live.js", "outbox.js", "offline.js")
+STYLES = ("app.css", "rules.css", "tables.css")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@functools.cache
+def _hash_of(*folders: Path) -> str:
+    """Return a short hash of every file under these folders (names and contents)."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(str(path.relative_to(folder)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def release() -> str:
+    """Return the name of this release: the setting, else what the browser gets, hashed."""
+    chosen = current_app.config.get("RELEASE")
+    if chosen:
+        return str(chosen)
+    return _hash_of(Path(current_app.static_folder or ROOT / "static"), ROOT / "templates")
+
+
+def shell() -> list[str]:
+    """Return the addresses every page needs, kept by the worker before it takes over."""
+    files = [*STYLES, *SCRIPTS, HTMX_FILE, "icons/icon-180.png", *(path for path, _s, _p in ICONS)]
+    return [url_for("static", filename=name) for name in files] + [url_for("install.manifest")]
+
+
+def pages() -> list[str]:
+    """Return the pages kept from the start: home, the rules, and the page for any other."""
+    rules = [url_for("rules.show", ruleset_id=ruleset.id) for ruleset in engine.rulesets()]
+    return [url_for("games.home"), url_for("rules.index"), *rules, url_for("offline.page")]
+
+
+@bp.get("/sw.js")
+def worker():
+    """Serve the service worker, always asked afresh so that a new release is seen at once."""
+    local_only = current_app.config.get("HTMX_LOCAL_ONLY", False)
+    source = render_template(
+        "offline/sw.js",
+        release=release(),
+        shell=shell(),
+        pages=pages(),
+        fallback=url_for("offline.page"),
+        cdn=None if local_only else HTMX_CDN_URL,
+    )
+    response = current_app.response_class(source, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    # The worker itself fetches: the app, and the one pinned htmx file from the CDN.
+    connect = "'self'" if local_only else f"'self' {HTMX_CDN_URL}"
+    response.headers["Content-Security-Policy"] = (
+        f"default-src 'none'; connect-src {connect}; script-src 'self'"
+    )
+    return response
+
+
+@bp.get("/offline")
+def page():
+    """Say, offline, that the page asked for was never opened on this phone."""
+    return render_template("offline/page.html")

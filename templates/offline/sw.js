@@ -1,0 +1,145 @@
+/* Scorekeeper's service worker: the app opens with no connection.
+
+   - The shell (scripts, styles, icons, the manifest, htmx: the vendored copy, and the
+     pinned CDN copy once fetched) is kept per release and served from the phone.
+   - Every page this phone opens is fetched from the network first and its copy kept, per
+     address, exactly as this browser got it (a viewer's page on a viewer's phone, the
+     scorekeeper's on the scorekeeper's). With no answer, the copy is served, marked as a
+     copy (data-offline-copy on <html>: when it was kept), and the page says it is offline.
+   - Home and the rules are kept from the start; a page never opened says it has no copy.
+   - Everything else (saves, previews, live polls and streams, the API) goes to the network
+     as before: a save that cannot go is kept by the page (static/outbox.js).
+   A new release is a new worker: it takes over at once (skipWaiting, clients.claim) and
+   drops the old shell. The pages kept and the deals kept on the phone are not touched. */
+"use strict";
+
+var RELEASE = {{ release|tojson }};
+var SHELL = {{ shell|tojson }};
+var PAGES = {{ pages|tojson }};
+var FALLBACK = {{ fallback|tojson }};
+var CDN = {{ cdn|tojson }};
+var SHELL_CACHE = "shell-" + RELEASE;
+var PAGE_CACHE = "pages";
+var STATIC = new URL(SHELL[0], self.location.href).pathname.replace(/[^/]*$/, "");
+var WAIT = 4000; /* ms a page may take before its copy is shown instead */
+var KEPT_AT = "X-Kept-At";
+
+function fresh(url) { return new Request(url, { cache: "reload", credentials: "same-origin" }); }
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(Promise.all([
+    caches.open(SHELL_CACHE).then(function (cache) { return cache.addAll(SHELL.map(fresh)); }),
+    caches.open(PAGE_CACHE).then(function (cache) {
+      /* A page already kept (perhaps newer) stays; one that fails is simply not kept yet. */
+      return Promise.all(PAGES.map(function (url) {
+        return cache.match(url).then(function (found) {
+          if (found && url !== FALLBACK) { return null; }
+          return fetch(fresh(url)).then(function (response) { return keepPage(cache, url, response); })
+            .catch(function () { return null; });
+        });
+      }));
+    }),
+  ]).then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (name) {
+      return name.indexOf("shell-") === 0 && name !== SHELL_CACHE;
+    }).map(function (name) { return caches.delete(name); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+/* A page worth keeping: a whole page, answered 200 (not a redirect, not an error). */
+function keepPage(cache, request, response) {
+  var type = response.headers.get("Content-Type") || "";
+  if (response.status !== 200 || response.type !== "basic" || type.indexOf("text/html") !== 0) { return null; }
+  return response.clone().arrayBuffer().then(function (body) {
+    var headers = new Headers(response.headers);
+    headers.set(KEPT_AT, new Date().toISOString());
+    return cache.put(request, new Response(body, { status: 200, statusText: "OK", headers: headers }));
+  });
+}
+
+/* The kept copy of a page, marked as a copy, or null. */
+function copyOf(request) {
+  return caches.open(PAGE_CACHE).then(function (cache) {
+    return cache.match(request, { ignoreVary: true, ignoreSearch: false });
+  }).then(function (kept) {
+    if (!kept) { return null; }
+    return kept.text().then(function (html) {
+      var at = kept.headers.get(KEPT_AT) || "";
+      var marked = html.replace(/<html\b/i, '<html data-offline-copy="' + at + '"');
+      return new Response(marked, { status: 200, statusText: "OK", headers: kept.headers });
+    });
+  });
+}
+
+function copyOrFallback(request) {
+  return copyOf(request).then(function (copy) { return copy || copyOf(new Request(FALLBACK)); })
+    .then(function (copy) { return copy || Response.error(); });
+}
+
+/* Network first; with no answer in time (or a server error) the copy kept on the phone.
+   An answer that comes late still refreshes the copy for next time. */
+function page(event) {
+  var request = event.request;
+  var asked = fetch(request);
+  var kept = asked.then(function (response) {
+    return caches.open(PAGE_CACHE).then(function (cache) { return keepPage(cache, request, response); });
+  }).catch(function () { return null; });
+  event.waitUntil(kept);
+  return new Promise(function (resolve) {
+    var done = false;
+    function answer(response) { if (!done) { done = true; resolve(response); } }
+    var timer = setTimeout(function () {
+      copyOf(request).then(function (copy) { if (copy) { answer(copy); } });
+    }, WAIT);
+    asked.then(function (response) {
+      clearTimeout(timer);
+      if (response.status >= 500) {
+        return copyOf(request).then(function (copy) { answer(copy || response); });
+      }
+      return answer(response);
+    }, function () {
+      clearTimeout(timer);
+      return copyOrFallback(request).then(answer);
+    });
+  });
+}
+
+/* The shell: from this release's cache, else fetched and kept there. */
+function shellFile(request) {
+  return caches.open(SHELL_CACHE).then(function (cache) {
+    return cache.match(request, { ignoreVary: true }).then(function (found) {
+      if (found) { return found; }
+      return fetch(request).then(function (response) {
+        if (response.ok) { cache.put(request, response.clone()); }
+        return response;
+      });
+    });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") { return; }
+  var url = new URL(request.url);
+  if (CDN && url.href === CDN) { event.respondWith(shellFile(request)); return; }
+  if (url.origin !== self.location.origin) { return; }
+  if (request.mode === "navigate") { event.respondWith(page(event)); return; }
+  if (url.pathname.indexOf(STATIC) === 0 || SHELL.indexOf(url.pathname) >= 0) {
+    event.respondWith(shellFile(request));
+  }
+});
+
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  if (data === "release" && event.source) { event.source.postMessage({ release: RELEASE }); }
+  /* A page opened before this worker ran: keep its copy as this browser gets it. */
+  if (data.keep && new URL(data.keep).origin === self.location.origin) {
+    event.waitUntil(caches.open(PAGE_CACHE).then(function (cache) {
+      return fetch(fresh(data.keep)).then(function (response) { return keepPage(cache, data.keep, response); });
+    }).catch(function () { return null; }));
+  }
+});
