@@ -27,6 +27,7 @@ def test_the_worker_keeps_files_that_exist_and_the_pages_it_names(client):
     values = worker_values(client.get("/sw.js").text)
     shell = re.findall(r'"([^"]+)"', values["SHELL"])
     assert "/static/outbox.js" in shell and "/static/htmx-2.0.11.min.js" in shell
+    assert "/static/app.css" in shell and "/static/icons/icon-maskable-512.png" in shell
     assert "/manifest.webmanifest" in shell
     for url in shell + re.findall(r'"([^"]+)"', values["PAGES"]):
         answer = client.get(url)

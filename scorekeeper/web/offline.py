@@ -14,13 +14,12 @@ from pathlib import Path
 from flask import Blueprint, current_app, render_template, url_for
 
 from scorekeeper import engine
-from scorekeeper.web.install import ICONS
-from scorekeeper.web.security import HTMX_CDN_URL, HTMX_FILE
+from scorekeeper.web.security import HTMX_CDN_URL
 
 bp = Blueprint("offline", __name__)
 
-SCRIPTS = ("htmx-loader.js", "app.js", "wake-lock.js", "live.js", "outbox.js", "offline.js")
-STYLES = ("app.css", "rules.css", "tables.css")
+SHELL_FILES = ("*.js", "*.css", "icons/*.png")
+"""The static files every page may need: scripts (the vendored htmx too), styles, icons."""
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -43,9 +42,16 @@ def release() -> str:
     return _hash_of(Path(current_app.static_folder or ROOT / "static"), ROOT / "templates")
 
 
+@functools.cache
+def _shell_files(folder: Path) -> tuple[str, ...]:
+    return tuple(
+        sorted(str(p.relative_to(folder)) for pattern in SHELL_FILES for p in folder.glob(pattern))
+    )
+
+
 def shell() -> list[str]:
     """Return the addresses every page needs, kept by the worker before it takes over."""
-    files = [*STYLES, *SCRIPTS, HTMX_FILE, "icons/icon-180.png", *(path for path, _s, _p in ICONS)]
+    files = _shell_files(Path(current_app.static_folder or ROOT / "static"))
     return [url_for("static", filename=name) for name in files] + [url_for("install.manifest")]
 
 
