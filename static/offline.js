@@ -21,6 +21,11 @@
     document.documentElement.classList.add("is-offline");
   }
 
+  function version() {
+    var board = document.querySelector("[data-live][data-version]");
+    return board ? board.dataset.version : null;
+  }
+
   if (copy !== undefined) {
     if (document.readyState === "loading") {
       document.addEventListener("DOMContentLoaded", markCopy);
@@ -39,6 +44,15 @@
         });
       }
       /* Back online: a new release, if there is one, is fetched now, not at the next visit. */
+      /* A game's page changes as it is played: when the phone puts the page away (screen
+         off, another app), the worker keeps its copy again if the game moved on since. */
+      var keptVersion = version();
+      document.addEventListener("visibilitychange", function () {
+        var now = version();
+        if (document.visibilityState !== "hidden" || now === keptVersion || !navigator.serviceWorker.controller) { return; }
+        keptVersion = now;
+        navigator.serviceWorker.controller.postMessage({ keep: location.href });
+      });
       function update(tries) {
         registration.update().catch(function () {
           if (tries > 1) { window.setTimeout(function () { update(tries - 1); }, 2000); }

@@ -39,6 +39,8 @@ def release() -> str:
     chosen = current_app.config.get("RELEASE")
     if chosen:
         return str(chosen)
+    if current_app.debug:  # files edited while the server runs are a new release at once
+        _hash_of.cache_clear()
     return _hash_of(Path(current_app.static_folder or ROOT / "static"), ROOT / "templates")
 
 
