@@ -108,3 +108,34 @@ def test_the_rules_page_is_accessible_with_a_verdict(page, live_server):
     step.click()
     expect(page).to_have_url(re.compile(r"#shmear-win-bidder$"))
     check_axe(page)
+
+
+def test_the_euchre_settler_asks_the_starts_it_needs_and_refuses_an_impossible_hand(
+    page, live_server
+):
+    page.goto(live_server + "/rules/five-handed-euchre")
+    page.wait_for_function("() => window.htmx && htmx.version")
+    starts = page.get_by_role("group", name="Scores at the start of the deal")
+    expect(starts).to_have_count(0)
+    ends = page.get_by_role("group", name="Scores at the end of the deal")
+    for seat, score in enumerate((11, 10, 0, 0, 0), start=1):
+        ends.get_by_role("spinbutton", name=f"Player {seat}").fill(str(score))
+    page.get_by_role("button", name="Who wins?").click()
+    expect(starts.get_by_role("spinbutton")).to_have_count(2)
+    expect(page.locator("#settler")).to_contain_text(
+        "The win check needs the scores at the start of the deal of Player 1 and Player 2"
+    )
+    starts.get_by_role("spinbutton", name="Player 1").fill("9")
+    starts.get_by_role("spinbutton", name="Player 2").fill("7")
+    page.get_by_role("button", name="Who wins?").click()
+    expect(page.locator("#settler")).to_contain_text(
+        "No deal of Five-Handed Euchre takes Player 2 from 7 to 10"
+    )
+    expect(page.locator("#verdict-title")).to_have_count(0)
+    check_axe(page)
+    starts.get_by_role("spinbutton", name="Player 2").fill("8")
+    page.get_by_role("button", name="Who wins?").click()
+    expect(page.locator("#verdict-title")).to_have_text("Player 2 wins.")
+    shown = page.locator("#settler").inner_text()
+    assert re.findall(r"\b[a-z]+(?:_[a-z]+)+\b", shown) == []
+    check_axe(page)
