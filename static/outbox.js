@@ -215,6 +215,16 @@
     entry.querySelectorAll("details.flag[open]").forEach(function (d) { d.open = false; });
     var preview = document.getElementById("deal-preview");
     if (preview) { preview.textContent = ""; }
+    /* A form that was held beside another phone's deal gets its Save button back. */
+    var conflict = form.querySelector("#deal-conflict");
+    if (conflict) {
+      var save = document.createElement("button");
+      save.type = "submit";
+      save.className = "primary";
+      save.dataset.save = "";
+      save.textContent = text("save");
+      conflict.replaceWith(save);
+    }
     form.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
@@ -224,6 +234,11 @@
     var url = new URL(form.getAttribute("action"), location.href).href;
     var game = gameOf(url);
     var params = new URLSearchParams(body);
+    /* "Save mine as deal N": kept as what it is, a save of deal N. */
+    if (params.get("save_as")) {
+      params.set("number", params.get("save_as"));
+      params.delete("save_as");
+    }
     var number = Number(params.get("number"));
     var entry = { game: game, url: url, body: params.toString(), number: number, state: "waiting", why: "", at: Date.now() };
     var fixing = editing(game, number);
@@ -260,6 +275,14 @@
     if (navigator.onLine !== false && before(game, Number(body.get("number"))).length === 0) { return; }
     event.preventDefault();
     event.stopPropagation();
+    if (body.get("discard")) {
+      /* "Discard mine" stores nothing: with no server to ask, the form is simply cleared. */
+      var next = form.querySelector('[name="save_as"]');
+      clearForm();
+      if (next) { numberForm(Number(next.value)); }
+      say(text("discarded"), "");
+      return;
+    }
     keep(form, body);
   }, true);
 

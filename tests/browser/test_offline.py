@@ -313,3 +313,28 @@ def test_a_new_release_takes_over_cleanly_and_a_kept_deal_outlives_it(phone, liv
         assert [d["number"] for d in deals(live_server, game)] == [1]
     finally:
         live_app.config["RELEASE"] = None
+
+
+def test_taps_held_beside_another_phones_deal_are_kept_offline_as_the_deal_chosen(
+    phone, live_server
+):
+    game = new_game(live_server)
+    editor = open_as_editor(phone, live_server, game)
+    tap(editor, DEAL_1)
+    # Another phone saves deal 1 first: the taps wait beside it, with the two choices.
+    thrown_in = {"number": 1, "thrown_in": True}
+    api(live_server, f"/api/v1/games/{game['id']}/deals", thrown_in, game["edit_token"])
+    save_as = editor.get_by_role("button", name="Save mine as deal 2")
+    expect(save_as).to_be_visible(timeout=5000)
+
+    phone.set_offline(True)
+    save_as.click()
+    expect(editor.locator("#outbox")).to_contain_text("Deal 2: saved on this phone, not sent yet.")
+    # The form is for deal 3 and can be saved again.
+    expect(editor.get_by_role("heading", name="Deal 3", exact=True)).to_be_visible()
+    expect(editor.get_by_role("button", name="Save deal")).to_be_visible()
+
+    phone.set_offline(False)
+    expect(editor.locator("#outbox")).to_be_hidden(timeout=10000)
+    stored = deals(live_server, game)
+    assert [(d["number"], d["bidder"]) for d in stored] == [(1, None), (2, 1)]
