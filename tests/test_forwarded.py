@@ -92,7 +92,7 @@ def test_the_api_refuses_another_prefix_in_its_error_shape(client, api):
     error = answer.get_json()["error"]
     assert error["code"] == "bad_request"
     assert "'/zz'" in error["message"]
-    assert error["fields"] == {}
+    assert "fields" not in error  # the request as a whole is at fault
 
 
 def test_an_app_configured_for_a_prefix_serves_under_it_only(database, monkeypatch):

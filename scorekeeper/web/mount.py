@@ -54,7 +54,8 @@ def refusal(environ: Mapping[str, Any], root: str, headers: list[tuple[str, str]
         message = f"This server answers over http or https, not {scheme!r}."
     path = str(environ.get("PATH_INFO") or "")
     if path == "/api" or path.startswith("/api/"):
-        error = {"error": {"code": "bad_request", "message": message, "fields": {}}}
+        # The API's error shape; no `fields`: the request as a whole is at fault.
+        error = {"error": {"code": "bad_request", "message": message}}
         body = json.dumps(error).encode()
         content_type = "application/json"
     else:
