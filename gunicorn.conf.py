@@ -28,7 +28,7 @@ limit_request_field_size = 8190
 
 
 def post_worker_init(worker):
-    """Read database replies without needless switches; keep the garbage collector's pauses short.
+    """Keep the garbage collector's pauses short.
 
     Each phone following a game holds a greenlet and its request's objects for minutes;
     with Python's default thresholds a full collection walked them all every few seconds,
@@ -42,10 +42,5 @@ def post_worker_init(worker):
     """
     import gc
 
-    from scorekeeper.store import gevent_waits
-
-    # A database reply already in its socket is read at once, not after a trip through
-    # gevent's hub behind every other ready greenlet (scorekeeper/store/gevent_waits.py).
-    gevent_waits.install()
     gc.freeze()
     gc.set_threshold(2_000, 250, 100)
