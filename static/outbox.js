@@ -186,6 +186,8 @@
     /* Who deals it is known once the deals before it are scored: the heading says the number. */
     if (title) { title.textContent = text("deal", { n: number }); }
     entry.querySelectorAll("[data-stale]").forEach(function (note) { note.hidden = true; });
+    /* Nor is who deals it and speaks first: that line waits for the server's answer. */
+    entry.querySelectorAll("[data-turn]").forEach(function (turn) { turn.hidden = true; });
     entry.querySelectorAll(".flag-form button[type=submit]").forEach(function (flagButton) {
       flagButton.textContent = flagButton.textContent.replace(/\d+/, String(number));
     });

@@ -80,6 +80,9 @@ class Ruleset(ABC):
     """The counts a player's record shows for this game, in order."""
     summary: Message | None = None
     """One line for the new-game page: who plays and how."""
+    deal_setup: tuple[Message, ...] = ()
+    """What the dealer prepares, in sentences: the cards taken out of the pack or added to
+    it (the joker), the cards each player gets, and a stock or kitty, if any."""
     win_facts: tuple[WinFact, ...] = (WinFact.BIDDER,)
     """What `outcome` reads of the deal just scored besides the scores (see `stand_in_deal`)."""
     contract_words: ContractWords = ContractWords(msg("made"), msg("set"), msg("Made"), msg("Set"))

@@ -544,7 +544,8 @@ def _deal_form_class(config, dealer):
     seats = [(str(seat), name) for seat, name in enumerate(config.players)]
     sides = scoring_sides(config)
     n = config.seats
-    speakers = [(dealer + 1 + i) % n for i in range(n)]
+    first = rules.first_speaker(config, dealer)
+    speakers = [(first + i) % n for i in range(n)]  # the auction's rows, in speaking order
     attrs = {"described": tuple(described), "__doc__": DealForm.__doc__}
     values, special_cards, count_keys, row_labels = {}, {}, {}, {}
 

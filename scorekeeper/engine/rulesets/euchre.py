@@ -140,6 +140,13 @@ class FiveHandedEuchre(Ruleset):
         "Five players, each for themselves, with a 30-card pack; the maker calls a card "
         "whose holder is the partner, or goes alone, and needs 3 of the 5 tricks. 10 wins."
     )
+    deal_setup = (
+        msg(
+            "30 cards: the 9, 10, jack, queen, king and ace of every suit, the four 8s, and "
+            "the 2 of spades and 2 of hearts (or a high and a low joker in their place)."
+        ),
+        msg("Deal five cards to each player; the other five form the kitty."),
+    )
 
     # -- the entry ---------------------------------------------------------------
 

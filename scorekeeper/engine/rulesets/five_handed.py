@@ -179,6 +179,10 @@ class FiveHandedSchmier(Ruleset):
         "Five players, each for themselves; the bidder calls a card and its holder is the "
         "partner for the deal. Six points a deal; 21 wins."
     )
+    deal_setup = (
+        msg("Take every 2 and 3 out of a 52-card pack and add one joker: 45 cards."),
+        msg("Deal six cards to each player; the dealer keeps the other 15 as a stock."),
+    )
     house_rules = FrozenMap(
         partner_breaks_ties=HouseRule(
             (True, False),

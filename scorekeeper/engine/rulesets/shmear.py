@@ -209,6 +209,10 @@ class ShmearFamily(Ruleset):
     bids: tuple[Bid, ...] = (*NUMBER_BIDS, MOON)
     """The bids of this game, lowest first."""
     win_facts: tuple[WinFact, ...] = (WinFact.BIDDER, WinFact.MOON)
+    deal_setup: tuple[Message, ...] = (
+        msg("A standard 52-card pack, without a joker."),
+        msg("Deal six cards to each player."),
+    )
     house_rules: Mapping[str, HouseRule] = FrozenMap(
         low_to_taker=HouseRule(
             (True, False),
@@ -1244,6 +1248,13 @@ class ShmearKitty(ShmearFamily):
     summary = msg(
         "As Shmear, three to six players each for themselves, plus a three-card kitty the "
         "bidder takes and discards back from. 15 wins."
+    )
+    deal_setup = (
+        msg("A standard 52-card pack, without a joker."),
+        msg(
+            "Deal six cards to each player and three to the kitty; the bidder takes the "
+            "kitty and discards three cards."
+        ),
     )
 
 

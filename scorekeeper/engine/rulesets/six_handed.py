@@ -203,6 +203,10 @@ class SixHandedSchmier(Ruleset):
     summary = msg(
         "Six players in fixed teams, a 53-card pack with the joker, six points a deal, 21 to win."
     )
+    deal_setup = (
+        msg("The whole 52-card pack and one joker: 53 cards."),
+        msg("Deal six cards to each player; the dealer keeps the other 17 as a stock."),
+    )
 
     # -- the table ---------------------------------------------------------------
 
