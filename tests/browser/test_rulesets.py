@@ -174,3 +174,17 @@ def test_choosing_a_ruleset_without_javascript(browser, live_server):
         )
     finally:
         context.close()
+
+
+def test_five_handed_euchre_says_euchred_in_the_preview_and_the_history(page, live_server):
+    start(page, live_server, "Five-Handed Euchre", ["Ann", "Bob", "Cy", "Di", "Ed"])
+    tap(page, [("Maker", "Bob"), ("Trump", "hearts"), ("Rank", "K"), ("Suit", "hearts"),
+               ("Partner", "Di"), ("Tricks", "2")])  # fmt: skip
+    outcome = page.locator(".preview-line .outcome")
+    expect(outcome).to_have_text("euchred")
+    save(page, 1)
+    headline = page.locator("#deal-1 .contract .outcome")
+    expect(headline).to_have_text("Euchred")
+    expect(page.locator(".last-deal")).to_contain_text("euchred")
+    expect(page.locator(".last-deal")).not_to_contain_text(re.compile(r"\bset\b"))
+    check_axe(page)
