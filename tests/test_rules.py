@@ -533,3 +533,12 @@ def test_settler_answers_show_no_code_names(client, ruleset, shape, scores, fiel
     shown = settler_text(response.text)
     assert "The win check, step by step" in shown
     assert SNAKE_CASE.findall(shown) == []
+
+
+@pytest.mark.parametrize("target", ["0", "-5", "1000"])
+def test_euchre_settler_refuses_a_target_out_of_range_before_asking_any_start(client, target):
+    query = {"shape": INDIVIDUAL_5, **EUCHRE_AT_10, "target": target, "score_0": 11, "score_1": 10}
+    response = client.get("/rules/five-handed-euchre/settle", query_string=query)
+    assert response.status_code == 422
+    assert "The target must be from 1 to 999." in text(response.text)
+    assert 'name="start_' not in response.text

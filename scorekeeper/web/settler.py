@@ -134,7 +134,12 @@ class Table:
         target = _int(args.get("target"))
         if end is None or target is None:
             return []
-        config = engine.configure(self.ruleset.id, self.names, 0, target, dict(self.house_rules))
+        try:
+            config = engine.configure(
+                self.ruleset.id, self.names, 0, target, dict(self.house_rules)
+            )
+        except engine.RuleViolation:
+            return []  # the target is refused with its reason when the position is judged
         seats = set(self.ruleset.starting_scores_needed(config, end))
         return [index for index, side in enumerate(self.sides) if seats & set(side)]
 
