@@ -16,6 +16,7 @@ DATA = Path(__file__).parent / "data"
 GAMES = [
     *json.loads((DATA / "five-handed-games.json").read_text()),
     *json.loads((DATA / "other-rulesets-games.json").read_text()),
+    *json.loads((DATA / "shmear-house-rules-games.json").read_text()),
 ]
 SHMEAR_FAMILY = ("shmear", "shmear-high-low", "shmear-partners", "shmear-kitty")
 SPECIAL_CARDS = ("JOKER", "2S", "2H")

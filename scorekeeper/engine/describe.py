@@ -106,6 +106,9 @@ class EntryField:
     """Another seat field this one never equals (the partner is never the bidder)."""
     holder: str | None = None
     """For a called card: the seat field naming who held it (the partner)."""
+    hint_shown: bool = False
+    """Whether the form shows the hint in full even where it tucks hints away (the points
+    grid): it names a card players may not know by heart (the Jick)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,15 @@ from scorekeeper import engine
 from scorekeeper.engine import DealKind, FieldKind, Role, SideKind
 from scorekeeper.store import games
 from scorekeeper.web import keyring
-from scorekeeper.web.forms import SUIT_NAMES, ConfirmForm, Words, deal_form, scoring_sides
+from scorekeeper.web.forms import (
+    HOUSE_RULE_VALUE_LABELS,
+    SUIT_NAMES,
+    ConfirmForm,
+    Words,
+    deal_form,
+    scoring_sides,
+)
+from scorekeeper.web.i18n import translate
 
 OUTCOME_LABELS = {
     "in_progress": lambda: _("In progress"),
@@ -85,7 +93,25 @@ def game_context(game):
         "version": game.version,
         "changes": changes,
         "changes_total": changes_total,
+        "house_rules": house_rules_played(config),
     }
+
+
+def house_rules_played(config):
+    """Return the house rules the game plays that are not the ruleset's default, for people:
+    "Play with the Jick", or "Unresolved tie: Share the win" where the rule has values."""
+    played = []
+    for name, rule in config.ruleset.house_rules.items():
+        value = config.house_rules.get(name, rule.default)
+        if value == rule.default:
+            continue
+        label = translate(rule.label) if rule.label else name.replace("_", " ").capitalize()
+        if value is True:
+            played.append(label)
+        else:
+            words = HOUSE_RULE_VALUE_LABELS.get(value, str(value))
+            played.append(_("%(rule)s: %(value)s", rule=label, value=words))
+    return played
 
 
 def next_deal_form(context, *, fresh=True):

@@ -195,7 +195,7 @@ def build_form(ruleset, args):
             validate_choice=False,
         )
     if engine.WinFact.MOON in facts:
-        Form.moon = BooleanField(_l("The bidder shot the moon and took all four points"))
+        Form.moon = BooleanField(_l("The bidder shot the moon and took every point"))
 
     submitted = "shape" in args
     form = Form(formdata=args if submitted else None)

@@ -343,6 +343,7 @@ class ShmearFamily(Ruleset):
             ),
             blank=msg("Not in play"),
             point=True,
+            hint_shown=True,
         )
 
     def not_a_bid(self, config: GameConfig, value: object) -> Message:
