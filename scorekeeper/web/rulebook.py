@@ -1,7 +1,11 @@
 """The project's rule book, docs/rules.md, cut into the sections the rules pages show.
 
 The book is the one text of the rules: the pages render it rather than repeat it, so the
-pages, the API and the tests keep following the same words. It is written in English.
+pages, the API and the tests keep following the same words. It is written in English and
+translated beside it (docs/rules.fr.md, …): a page reads the book of its language, else
+the English one. A translation keeps the English book's anchors (`<a id>`), sections and
+win-check steps, so links and the win banner's step work in every language
+(tests/test_rulebook_languages.py checks it).
 """
 
 import re
@@ -12,6 +16,8 @@ from pathlib import Path
 import markdown
 from flask import current_app, url_for
 from markupsafe import Markup
+
+from scorekeeper.web import i18n
 
 GENERAL = ("conventions", "what-every-entry-must-not-do", "corrections")
 """The sections about every game, shown on the rules index rather than on a game's page."""
@@ -48,18 +54,27 @@ class Step:
     """The step's text (inline HTML, its anchor left out so it can be shown twice)."""
 
 
-def book_path():
-    """Return where the rule book lives: docs/rules.md beside the package."""
-    return Path(current_app.root_path).parent / "docs" / "rules.md"
+def book_path(language=None):
+    """Return the rule book in this language (the page's unless given), else the English one.
+
+    The English book is docs/rules.md beside the package; a translation is
+    docs/rules.<code>.md.
+    """
+    docs = Path(current_app.root_path).parent / "docs"
+    code = language or i18n.select_locale()
+    translated = docs / f"rules.{code}.md"
+    if code != i18n.DEFAULT and translated.is_file():
+        return translated
+    return docs / "rules.md"
 
 
-def sections():
-    """Return the book's sections by key, in the book's order."""
-    path = book_path()
+def sections(language=None):
+    """Return the book's sections by key, in the book's order (see `book_path`)."""
+    path = book_path(language)
     return _parse(str(path), path.stat().st_mtime_ns)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=16)
 def _parse(path, mtime):
     """Return the sections of the book at `path` (`mtime` makes an edited book read again)."""
     found = {}
@@ -143,18 +158,24 @@ def _markdown(text):
     return markdown.markdown(text, extensions=["tables", "attr_list", "sane_lists"])
 
 
-def anchors():
+def anchors(language=None):
     """Return every id the book gives with `<a id>`: the steps of the win checks among them."""
     found = set()
-    for section in sections().values():
+    for section in sections(language).values():
         found.update(STEP_ANCHOR.findall(section.body))
     return found
 
 
-def win_steps(ruleset_id):
-    """Return the steps of a game's win check, in the order its "Who wins" list tries them."""
-    body = sections()[ruleset_id].body
-    lines = body.split("### Who wins", 1)[-1].splitlines()
+def win_steps(ruleset_id, language=None):
+    """Return the steps of a game's win check, in the order its "Who wins" list tries them.
+
+    The list is the subsection whose steps carry the game's `<ruleset>-win-` anchors,
+    whatever its heading says in the book's language.
+    """
+    prefix = f"{ruleset_id}-win-"
+    body = sections(language)[ruleset_id].body
+    parts = re.split(r"^### .*$", body, flags=re.MULTILINE)
+    lines = next((part for part in parts if f'<a id="{prefix}' in part), "").splitlines()
     items = []
     for line in lines:
         if line.startswith("### "):
@@ -166,7 +187,6 @@ def win_steps(ruleset_id):
             items[-1][1] += " " + line.strip()
         elif items and line.strip():
             break
-    prefix = f"{ruleset_id}-win-"
     steps = []
     for number, text in items:
         found = STEP_ANCHOR.search(text)

@@ -4,7 +4,7 @@ from flask import Blueprint, abort, request, url_for
 from flask_babel import gettext as _
 
 from scorekeeper import engine
-from scorekeeper.web import rulebook, settler
+from scorekeeper.web import i18n, rulebook, settler
 from scorekeeper.web.htmx import render
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
@@ -80,6 +80,12 @@ def _page(ruleset, args):
         step_names=STEP_NAMES,
         reshaped="shape" in args and verdict is None and status == 200 and not form.starts_asked,
     )
+
+
+@bp.app_template_global()
+def rule_book_translated():
+    """Return whether the rule book is shown in the page's language (else it is in English)."""
+    return rulebook.book_path() != rulebook.book_path(i18n.DEFAULT)
 
 
 @bp.app_template_global()
