@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
 from scorekeeper.store import games
-from scorekeeper.store.models import Deal, DealSeat, Game, Player
+from scorekeeper.store.models import Deal, DealSeat, Game, Player, utcnow
 from tests.conftest import make_app
 
 BACKENDS = ("sqlite", "postgresql")
@@ -129,8 +129,7 @@ def test_checks_upgrade_keep_every_row_and_downgrade_removes_them(empty_database
     app = make_app(empty_database)
     with app.app_context():
         upgrade(revision=BEFORE_CHECKS)
-        game, _ = games.create_game(ruleset="five-handed-schmier", players=FIVE, first_dealer=0)
-        game_id = game.id
+        game_id = insert_game_of_that_schema()
         db.session.execute(
             Deal.__table__.insert().values(
                 game_id=game_id, number=1, entry={"thrown_in": True}, result={}
@@ -152,6 +151,33 @@ def test_checks_upgrade_keep_every_row_and_downgrade_removes_them(empty_database
         upgrade(revision=CHECKS)
         db.session.remove()
         db.engine.dispose()
+
+
+def insert_game_of_that_schema():
+    """Store a game with the columns an older schema has (the model may have more)."""
+    now = utcnow()
+    row = {
+        "id": "game-of-an-older-schema",
+        "ruleset": "five-handed-schmier",
+        "target": 21,
+        "first_dealer": 0,
+        "house_rules": {},
+        "edit_token_hash": "0" * 64,
+        "version": 1,
+        "deal_count": 0,
+        "status": "in_progress",
+        "winners": [],
+        "explanation": "",
+        "next_dealer": 0,
+        "scores": [0] * 5,
+        "created_at": now,
+        "updated_at": now,
+    }
+    present = {column["name"] for column in inspect(db.engine).get_columns("games")}
+    assert set(row) <= present
+    db.session.execute(Game.__table__.insert().values(**row))
+    db.session.commit()
+    return row["id"]
 
 
 def row_counts():

@@ -211,6 +211,7 @@ def game_document(game: Game, state: engine.GameState | None = None) -> dict[str
         "explanation": str(outcome.explanation),
         "deals": [deal_document(deal) for deal in game.deals],
         "table": game.table_id,  # the table it was started at, or None (docs/tables.md)
+        "next_game": game.next_game_id,  # the game its Rematch started, or None
     }
 
 
@@ -235,6 +236,73 @@ def create_game(
     Raises WrongType or RuleViolation naming the fields at fault. A `first_dealer` of
     None is drawn at random.
     """
+    token = tokens.new_token()
+    game = _new_game(
+        ruleset=ruleset,
+        players=players,
+        first_dealer=first_dealer,
+        target=target,
+        house_rules=house_rules,
+        edit_token_hash=tokens.hash_token(token),
+    )
+    db.session.add(game)
+    try:
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return game, token
+
+
+def start_next_game(game: Game, **setup: Any) -> tuple[Game, bool]:
+    """Return the game's next game and whether this call started it (with `setup`).
+
+    Rematch is made once: the game row records its next game, claimed by one UPDATE that
+    only the first writer makes, so a second tap or a second phone reaches the same game.
+    The next game keeps this game's edit token: every phone that may edit this one may
+    edit the next. Its version moves on, so every phone following it hears of the next game.
+    Raises WrongType or RuleViolation like `create_game`; nothing is stored then.
+    """
+    game_id = game.id
+    if game.next_game_id is not None:
+        existing = get_game(game.next_game_id, deals=False)
+        if existing is not None:
+            return existing, False
+    new_game = _new_game(**setup, edit_token_hash=game.edit_token_hash)
+    db.session.add(new_game)
+    try:
+        db.session.flush()
+        claimed = db.session.execute(
+            update(Game)
+            .where(Game.id == game_id, Game.next_game_id.is_(None))
+            .values(next_game_id=new_game.id, version=Game.version + 1, updated_at=utcnow())
+            .execution_options(synchronize_session=False)
+        )
+        if getattr(claimed, "rowcount", 0) != 1:
+            # Another tap or phone was first: its game is the next one, ours is not kept.
+            db.session.rollback()
+            winner = db.session.scalar(select(Game.next_game_id).where(Game.id == game_id))
+            existing = get_game(winner, deals=False) if winner is not None else None
+            if existing is not None:
+                return existing, False
+            raise NumberConflict(1, message="The next game changed meanwhile; try again.")
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return new_game, True
+
+
+def _new_game(
+    *,
+    ruleset: object,
+    players: object,
+    first_dealer: object = None,
+    target: object = None,
+    house_rules: object = None,
+    edit_token_hash: str,
+) -> Game:
+    """Check the setup with the engine and return the game it makes, not yet stored."""
     if first_dealer is None:
         first_dealer = (
             secrets.randbelow(len(players)) if isinstance(players, list) and players else 0
@@ -249,26 +317,19 @@ def create_game(
     if not all(_storable(name) for name in config.players):
         # PostgreSQL cannot store NUL, and no database stores half a surrogate pair.
         raise engine.RuleViolation({"players": ("A name must be plain text, without NUL.",)})
-    token = tokens.new_token()
     game = Game(
         id=_new_id(),
         ruleset=config.ruleset.id,
         target=config.target,
         first_dealer=config.first_dealer,
         house_rules=dict(config.house_rules),
-        edit_token_hash=tokens.hash_token(token),
+        edit_token_hash=edit_token_hash,
         version=1,
         players=[Player(seat=seat, name=name) for seat, name in enumerate(config.players)],
         deals=[],
     )
     cache_state(game, engine.new_game(config))
-    db.session.add(game)
-    try:
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    return game, token
+    return game
 
 
 def add_deal(game: Game, raw: object, *, device: str | None = None) -> Deal:

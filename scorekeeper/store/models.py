@@ -54,6 +54,7 @@ class Game(Model):
         CheckConstraint(_one_of("status", STATUSES), name="ck_games_status"),
         CheckConstraint("first_dealer >= 0 AND next_dealer >= 0", name="ck_games_dealers"),
         CheckConstraint("deal_count >= 0 AND version >= 1", name="ck_games_counts"),
+        UniqueConstraint("next_game_id", name="uq_games_next_game_id"),
     )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -84,6 +85,10 @@ class Game(Model):
         ForeignKey("card_tables.id", ondelete="SET NULL", name="fk_games_table_id")
     )
     """The table (group of regular players) the game was played at, if any."""
+    next_game_id: Mapped[str | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL", name="fk_games_next_game_id")
+    )
+    """The game its Rematch started, once: every later tap and phone is sent there."""
 
     players: Mapped[list[Player]] = relationship(
         back_populates="game",

@@ -316,6 +316,8 @@ def rematch(game_id):
 
     The seat after the last dealer deals first. Whoever may edit this game may start its
     rematch, at its table too: they already enter that table's results through this game.
+    Made once: a second tap, or another phone, reaches the same next game, which keeps
+    this game's edit rights.
     """
     game = game_or_404(game_id, deals=False)
     _require_edit(game)
@@ -329,15 +331,36 @@ def rematch(game_id):
         "target": config.target,
         "house_rules": dict(config.house_rules),
     }
-    table = tables.get_table(game.table_id) if game.table_id else None
+    table_id, token = game.table_id, keyring.token(keyring.GAME_TOKENS, game.id)
+    new_game, started = games.start_next_game(game, **setup)
+    table = tables.get_table(table_id) if started and table_id else None
     if table is not None:
-        new_game, token = tables.start_game(table, **setup)
-    else:
-        new_game, token = games.create_game(**setup)
+        tables.attach_game(table, new_game)
     keyring.grant(keyring.GAME_TOKENS, new_game.id, token)
     keyring.remember(keyring.RECENT_GAMES, new_game.id)
-    flash(_("Rematch started. %(name)s deals first.", name=_dealer_name(new_game)))
+    if started:
+        flash(_("Rematch started. %(name)s deals first.", name=_dealer_name(new_game)))
+    else:
+        flash(_("This rematch was started already: here it is."))
     return redirect(url_for("games.show", game_id=new_game.id), 303)
+
+
+@bp.get("/games/<game_id>/next")
+def follow_next(game_id):
+    """Go to the game's next game (its Rematch): editing it where this phone edits this one.
+
+    Every phone following a game is offered its next game by this link; it carries no
+    rights of its own, it only moves the rights this browser holds to the next game.
+    """
+    game = game_or_404(game_id, deals=False)
+    next_game = games.get_game(game.next_game_id, deals=False) if game.next_game_id else None
+    if next_game is None:
+        return redirect(url_for("games.show", game_id=game.id), 303)
+    token = keyring.token(keyring.GAME_TOKENS, game.id)
+    if keyring.can_edit(keyring.GAME_TOKENS, game) and token is not None:
+        keyring.grant(keyring.GAME_TOKENS, next_game.id, token)
+    keyring.remember(keyring.RECENT_GAMES, next_game.id)
+    return redirect(url_for("games.show", game_id=next_game.id), 303)
 
 
 @bp.route("/games/<game_id>/table", methods=["GET", "POST"])

@@ -7,6 +7,7 @@ Phones at 390 x 844, each with its own cookies.
 import json
 import re
 import urllib.request
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -19,6 +20,10 @@ from tests.browser.test_table import tap
 pytestmark = pytest.mark.browser
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
+GAMES = json.loads((Path(__file__).parents[1] / "data" / "five-handed-games.json").read_text())
+OPEN_TIE = next(g for g in GAMES if g["about"] == "an open tie among opponents, then play on")
+# Cy wins alone in its seventh deal.
+SETUP = ("ruleset", "players", "first_dealer", "target", "house_rules")
 
 
 def read(live_server, path):
@@ -159,3 +164,59 @@ def test_taps_for_a_deal_another_phone_saved_are_never_saved_as_the_next_by_one_
     numbers = [d["number"] for d in read(live_server, f"/api/v1/games/{game['id']}")["deals"]]
     assert numbers == [1, 2, 3, 4, 5]
     assert phone_c.evaluate("window.__samePage === true"), "the phone reloaded"
+
+
+# --- one next game, offered to every phone ---------------------------------------------
+
+
+@pytest.fixture
+def three_phones(browser):
+    """A scorekeeper, a second scorekeeper and a phone that only watches, at 390 x 844."""
+    contexts = [browser.new_context(viewport=PHONE) for _ in range(3)]
+    yield [context.new_page() for context in contexts]
+    for context in contexts:
+        context.close()
+
+
+def test_rematch_is_made_once_and_every_phone_is_offered_the_next_game_live(
+    three_phones, live_server
+):
+    keeper, second, watcher = three_phones
+    game = post(live_server, "/api/v1/games", {k: OPEN_TIE[k] for k in SETUP})
+    for deal in OPEN_TIE["deals"]:
+        post(live_server, f"/api/v1/games/{game['id']}/deals", deal, game["edit_token"])
+    url = f"{live_server}/games/{game['id']}"
+    keeper.goto(f"{url}/edit/{game['edit_token']}")
+    second.goto(f"{url}/edit/{game['edit_token']}")
+    watcher.goto(url)
+    for phone in (second, watcher):
+        expect(phone.get_by_role("region", name="Cy wins!")).to_be_visible()
+        phone.evaluate("window.__samePage = true")
+
+    # A tap on Rematch, and the same phone's form posted once more (a second tap that
+    # the browser sent after all): one next game.
+    form = keeper.locator("form.rematch-form").first
+    token = form.locator('input[name="csrf_token"]').input_value()
+    form.get_by_role("button", name=re.compile("^Rematch")).click()
+    expect(keeper.get_by_role("heading", name=re.compile("^Deal 1"))).to_be_visible()
+    new_id = keeper.url.rsplit("/", 1)[1]
+    assert new_id != game["id"]
+    again = keeper.context.request.post(f"{url}/rematch", form={"csrf_token": token})
+    assert again.ok and again.url.endswith(f"/games/{new_id}")
+    assert read(live_server, f"/api/v1/games/{game['id']}")["next_game"] == new_id
+
+    # The phones still on the finished game are offered it, live, without a reload.
+    for phone in (second, watcher):
+        offer = phone.get_by_role("link", name="Next game: tap to follow")
+        expect(offer).to_be_visible(timeout=3000)
+        assert phone.evaluate("window.__samePage === true"), "a phone reloaded"
+    check_axe(watcher)
+    watcher.get_by_role("link", name="Next game: tap to follow").click()
+    expect(watcher).to_have_url(re.compile(f"/games/{new_id}$"))
+    expect(watcher.get_by_role("region", name="Scoreboard")).to_contain_text("Deal 1 next")
+    expect(watcher.locator("#deal-form")).to_have_count(0)  # a viewer stays a viewer
+    second.get_by_role("link", name="Next game: tap to follow").click()
+    expect(second).to_have_url(re.compile(f"/games/{new_id}$"))
+    expect(second.locator("#deal-form")).to_be_visible()  # an editor goes on editing
+    games_started = read(live_server, f"/api/v1/games/{game['id']}")["next_game"]
+    assert games_started == new_id
