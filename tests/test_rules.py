@@ -542,3 +542,12 @@ def test_euchre_settler_refuses_a_target_out_of_range_before_asking_any_start(cl
     assert response.status_code == 422
     assert "The target must be from 1 to 999." in text(response.text)
     assert 'name="start_' not in response.text
+
+
+@pytest.mark.parametrize("typed", ["\N{SUPERSCRIPT TWO}", "\N{ARABIC-INDIC DIGIT THREE}"])
+def test_settler_refuses_digits_that_are_not_plain_numbers(client, typed):
+    response = settle(client, "shmear", INDIVIDUAL_4, (typed, 9, 5, 2), players=4, target=typed)
+    assert response.status_code == 422
+    page = text(response.text)
+    assert "Enter the target as a whole number, such as 11." in page
+    assert "Enter the score of Player 1 as a whole number, such as 21." in page

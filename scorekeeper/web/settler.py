@@ -77,7 +77,7 @@ def _int(text):
     """Return the whole number in `text` (a sign allowed), or None."""
     text = (text or "").strip().replace("\u2212", "-")
     body = text[1:] if text[:1] in "+-" else text
-    return int(text) if body.isdigit() else None
+    return int(text) if body.isascii() and body.isdigit() else None
 
 
 class Table:
