@@ -32,6 +32,10 @@ def shape(language):
     ]
 
 
+def test_every_language_of_the_pages_has_its_rule_book():
+    assert TRANSLATED == sorted(code for code in i18n.LANGUAGES if code != i18n.DEFAULT)
+
+
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_a_translation_has_every_section_anchor_and_link_of_the_english_book(within, language):
     assert rulebook.book_path(language).name == f"rules.{language}.md"
