@@ -99,6 +99,11 @@
     return Boolean(form && form.matches && form.matches("#deal-form, .flag-form") && form.closest("#deal-entry"));
   }
 
+  /* A deal form's post, even from a form a live answer has since replaced on the page. */
+  function isDealPost(form) {
+    return Boolean(form && form.matches && form.matches("#deal-form, .flag-form") && gameOf(form.getAttribute("action")));
+  }
+
   function numberOf(body) { return Number(new URLSearchParams(body).get("number")); }
 
   /* The deal kept for correcting in the form, if this post is it. */
@@ -248,7 +253,8 @@
     form.dataset.keeping = "1";
     return put([entry]).then(function () {
       delete form.dataset.keeping;
-      clearForm();
+      /* The form still shown is cleared for the next deal; one already replaced is gone. */
+      if (form.isConnected) { clearForm(); }
       numberForm(lastKept(game) + 1);
       say(text("kept", { n: number }), "kept");
       var board = document.getElementById("scoreboard");
@@ -298,14 +304,23 @@
 
   function keepFailed(event) {
     var elt = asker(event);
-    if (!isDealForm(elt)) { return; }
+    if (!isDealPost(elt)) { return; }
     keep(elt, new URLSearchParams(event.detail.requestConfig.formData));
   }
-  document.addEventListener("htmx:sendError", keepFailed);
-  document.addEventListener("htmx:timeout", keepFailed);
-  document.addEventListener("htmx:responseError", function (event) {
+  function keepRefused(event) {
     var status = event.detail.xhr.status;
     if (status >= 500 || status === 429) { keepFailed(event); }
+  }
+
+  /* Heard on the form itself: a live answer may take it off the page while its save is on
+     the way, and an event on a form no longer in the page never reaches the document. */
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = asker(event);
+    if (!isDealForm(elt) || elt.dataset.watched) { return; }
+    elt.dataset.watched = "1";
+    elt.addEventListener("htmx:sendError", keepFailed);
+    elt.addEventListener("htmx:timeout", keepFailed);
+    elt.addEventListener("htmx:responseError", keepRefused);
   });
 
   /* The deal kept for correcting, saved from the form: it is no longer kept. */

@@ -338,3 +338,73 @@ def test_taps_held_beside_another_phones_deal_are_kept_offline_as_the_deal_chose
     expect(editor.locator("#outbox")).to_be_hidden(timeout=10000)
     stored = deals(live_server, game)
     assert [(d["number"], d["bidder"]) for d in stored] == [(1, None), (2, 1)]
+
+
+def held_post(page, held, count, seconds=15):
+    """Wait until `count` posts are held by the route; return the last."""
+    deadline = time.monotonic() + seconds
+    while len(held) < count:
+        assert time.monotonic() < deadline, f"{len(held)} posts, not {count}"
+        page.wait_for_timeout(50)
+    return held[count - 1]
+
+
+def test_a_save_answered_5xx_or_not_in_time_is_kept_and_never_saved_twice(phone, live_server):
+    game = new_game(live_server)
+    editor = open_as_editor(phone, live_server, game)
+
+    # The server answers 503: deal 1 is kept, then sent once it answers again.
+    phone.route("**/deals", lambda route: route.fulfill(status=503, body="Busy"))
+    tap(editor, DEAL_1)
+    editor.get_by_role("button", name="Save deal").click()
+    expect(editor.locator("#outbox")).to_contain_text("Deal 1: saved on this phone, not sent yet.")
+    phone.unroute("**/deals")
+    expect(editor.locator("#outbox")).to_be_hidden(timeout=15000)
+    assert [d["number"] for d in deals(live_server, game)] == [1]
+
+    # Deal 2's save gets no answer within 10 s: the phone keeps it and sends it again. That
+    # post reaches the server but its answer is lost, so the phone sends it once more: the
+    # server has that very deal already, and says it is saved.
+    held = []
+    phone.route("**/deals", lambda route: held.append(route))
+    pass_all(editor, 2)
+    held_post(editor, held, 1)  # never answered
+    expect(editor.locator("#outbox")).to_contain_text(
+        "Deal 2: saved on this phone, not sent yet.", timeout=15000
+    )
+    again = held_post(editor, held, 2)
+    assert again.fetch().status == 200  # deal 2 stored; this answer is lost
+    assert [d["number"] for d in deals(live_server, game)] == [1, 2]
+    answer = again.fetch()  # the same post once more
+    assert answer.status == 200
+    again.fulfill(response=answer)
+    phone.unroute("**/deals")
+    expect(editor.locator("#outbox")).to_be_hidden()
+    expect(editor.locator("#game .flash")).to_contain_text(
+        "Every deal kept on this phone has been sent."
+    )
+    stored = deals(live_server, game)
+    assert [(d["number"], d["thrown_in"]) for d in stored] == [(1, False), (2, True)]
+
+
+def test_a_save_on_its_way_when_another_phones_deal_arrives_is_kept_if_it_fails(phone, live_server):
+    game = new_game(live_server)
+    editor = open_as_editor(phone, live_server, game)
+    held = []
+    phone.route("**/deals", lambda route: held.append(route))
+    tap(editor, DEAL_1)
+    editor.get_by_role("button", name="Save deal").click()
+    held_post(editor, held, 1)  # on its way, never answered
+    # Meanwhile another phone saves deal 1: the live answer replaces the form under it.
+    thrown_in = {"number": 1, "thrown_in": True}
+    api(live_server, f"/api/v1/games/{game['id']}/deals", thrown_in, game["edit_token"])
+    expect(editor.locator("#history")).to_contain_text("Deal 1", timeout=5000)
+    # The save gives up after 10 s: it is kept, sent, and refused, and stays for a choice.
+    line = editor.locator("#kept-1")
+    expect(line).to_be_visible(timeout=15000)
+    again = held_post(editor, held, 2)
+    again.fulfill(response=again.fetch())
+    phone.unroute("**/deals")
+    expect(line).to_contain_text("Deal 1 was not sent:")
+    expect(line.get_by_role("button", name="Save as next deal")).to_be_visible()
+    assert [(d["number"], d["thrown_in"]) for d in deals(live_server, game)] == [(1, True)]
