@@ -33,7 +33,7 @@ def shape(language):
 
 
 def test_every_language_of_the_pages_has_its_rule_book():
-    assert TRANSLATED == sorted(code for code in i18n.LANGUAGES if code != i18n.DEFAULT)
+    assert sorted(code for code in i18n.LANGUAGES if code != i18n.DEFAULT) == TRANSLATED
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
