@@ -6,6 +6,8 @@ the API's error shape under /api, the app's error page elsewhere.
 """
 
 import hashlib
+from collections.abc import Mapping
+from typing import Any
 
 from flask import current_app, request, session
 from flask_limiter.errors import RateLimitExceeded
@@ -14,6 +16,29 @@ from flask_limiter.util import get_remote_address
 from scorekeeper.extensions import limiter
 
 CREATE_SCOPE = "create"
+
+EVERY_REQUEST = (
+    "RATELIMIT_DEFAULT",
+    "RATELIMIT_APPLICATION",
+    "RATELIMIT_META",
+    "RATELIMIT_IN_MEMORY_FALLBACK",
+    "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED",
+)
+"""Flask-Limiter's settings that make it count (or refuse) every request, not only the
+views decorated below: default, application-wide and meta limits, and the in-memory
+fallback's limits."""
+
+
+def limits_every_request(config: Mapping[str, Any]) -> bool:
+    """Return whether, with these settings, a rate limit applies to every request.
+
+    The app's own limits decorate their views; only Flask-Limiter's settings add any
+    elsewhere. The layer ahead of Flask answers nothing when they do
+    (scorekeeper/web/ahead.py): every request must then reach the limiter.
+    """
+    return bool(config.get("RATELIMIT_ENABLED", True)) and any(
+        config.get(name) for name in EVERY_REQUEST
+    )
 
 
 def _create_limit() -> str:

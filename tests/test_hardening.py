@@ -19,10 +19,12 @@ import psycopg
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_limiter.constants import ConfigVars
 from sqlalchemy import func, make_url, select
 from werkzeug.test import TestResponse
 
-from scorekeeper.extensions import RouteLimiter, db, limiter
+from scorekeeper import ratelimits
+from scorekeeper.extensions import db, limiter
 from scorekeeper.store import exchange, limits, sqlite
 from scorekeeper.store.models import CardTable, Change, Deal, Game, TablePlayer
 from tests.conftest import BOTH, DEAL, DEAL_FORM, EXAMPLE_DEAL, FIVE, Api, _libpq, make_app
@@ -566,53 +568,31 @@ def test_changes_are_rate_limited_per_edit_token(limited):
     assert response.status_code == 201  # another token counts on its own
 
 
-def test_requests_that_no_limit_applies_to_skip_the_limiters_check(limited, monkeypatch):
-    checks = []
-    manager = type(limiter.limit_manager)
-    real = manager.resolve_limits
-
-    def spy(self, app, endpoint=None, blueprint=None, name=None, in_middleware=False, *more):
-        checks.append(in_middleware)
-        return real(self, app, endpoint, blueprint, name, in_middleware, *more)
-
-    monkeypatch.setattr(manager, "resolve_limits", spy)
-    client = limited.test_client()
-    body = {"ruleset": "five-handed-schmier", "players": FIVE}
-    game = client.post("/api/v1/games", json=body).get_json()
-    assert checks == [False]  # the view's own limit, checked by its decorator
-    assert client.get(f"/games/{game['id']}").status_code == 200
-    assert client.get(f"/api/v1/games/{game['id']}").status_code == 200
-    assert checks == [False]  # nothing to check before the views
+def test_a_limit_on_every_request_counts_the_pages_answered_ahead_of_flask(database, monkeypatch):
+    # The limiter is one object for every app made in this process: keep the limit to this test.
+    monkeypatch.setattr(limiter.limit_manager, "_default_limits", [])
+    app = make_app(database, RATELIMIT_ENABLED=True, RATELIMIT_DEFAULT="2 per minute")
+    try:
+        client = app.test_client()
+        body = {"ruleset": "five-handed-schmier", "players": FIVE}
+        game = client.post("/api/v1/games", json=body).get_json()  # its own limit, not this one
+        statuses = [client.get(f"/games/{game['id']}").status_code for _ in range(3)]
+        assert statuses == [200, 200, 429]  # the page kept after the first is counted too
+    finally:
+        app.extensions["scorekeeper.versions"].stop()
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
 
 
-def test_a_checked_limit_still_gets_its_headers_and_its_deductions():
-    app = Flask(__name__)
-    limiter = RouteLimiter(key_func=lambda: "one", headers_enabled=True, storage_uri="memory://")
-    limiter.init_app(app)
-
-    @app.get("/refused")
-    @limiter.limit("1 per minute", deduct_when=lambda response: response.status_code == 400)
-    def refused():
-        return "no", 400
-
-    app.get("/free")(lambda: "hello")
-    client = app.test_client()
-    first = client.get("/refused")
-    assert first.status_code == 400 and first.headers["X-RateLimit-Limit"] == "1"
-    assert client.get("/refused").status_code == 429  # deducted after the first answer
-    free = client.get("/free")
-    assert free.status_code == 200 and "X-RateLimit-Limit" not in free.headers
-
-
-def test_a_limit_on_every_route_is_still_checked_before_the_view():
-    app = Flask(__name__)
-    limiter = RouteLimiter(
-        key_func=lambda: "one", default_limits=["2 per minute"], storage_uri="memory://"
+def test_the_settings_that_limit_every_request_are_flask_limiters_own():
+    known = {value for name, value in vars(ConfigVars).items() if name.isupper()}
+    assert set(ratelimits.EVERY_REQUEST) <= known
+    assert ratelimits.limits_every_request({"RATELIMIT_META": "100 per hour"})
+    assert not ratelimits.limits_every_request(
+        {"RATELIMIT_META": "100 per hour", "RATELIMIT_ENABLED": False}
     )
-    limiter.init_app(app)
-    app.get("/")(lambda: "hello")
-    client = app.test_client()
-    assert [client.get("/").status_code for _ in range(3)] == [200, 200, 429]
+    assert not ratelimits.limits_every_request({"RATELIMIT_CREATE": "1 per minute"})
 
 
 # --- 9. the importer can go on playing what it imported ---------------------------------

@@ -28,9 +28,9 @@ from werkzeug.exceptions import SecurityError
 from werkzeug.http import http_date, parse_accept_header, parse_cookie, parse_etags, quote_etag
 from werkzeug.wsgi import get_host
 
-from scorekeeper import bodies
+from scorekeeper import bodies, ratelimits
 from scorekeeper.api import games as api_games
-from scorekeeper.extensions import cache, db, limiter
+from scorekeeper.extensions import cache, db
 from scorekeeper.store import games
 from scorekeeper.web import cache as pages
 from scorekeeper.web import i18n, keyring, live, mount, security
@@ -77,8 +77,8 @@ class AheadOfFlask:
         with app.app_context():
             self.engine = db.engine
             self.marker = pages.csrf_marker().encode()
-            # An app-wide rate limit must see every request: then everything goes on.
-            self.enabled = not (limiter.enabled and limiter._has_app_wide_limits())
+        # A rate limit on every request must see every request: then everything goes on.
+        self.enabled = not ratelimits.limits_every_request(app.config)
         self.kept = app.extensions["cache"][cache]
         self.sessions = app.session_interface
         self.signer = self.sessions.get_signing_serializer(app)
