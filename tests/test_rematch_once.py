@@ -93,3 +93,29 @@ def test_two_rematches_at_the_same_moment_make_one_game(client, app):
 def game_count(app):
     with app.app_context():
         return db.session.scalar(select(func.count()).select_from(Game))
+
+
+def test_the_api_rematch_answers_the_same_next_game_every_time(client):
+    created = client.post(
+        "/api/v1/games",
+        json={"ruleset": "shmear", "players": ["Ann", "Bob", "Cy"], "first_dealer": 1},
+    ).get_json()
+    game_id, token = created["id"], created["edit_token"]
+    bearer = {"Authorization": f"Bearer {token}"}
+    assert client.post(f"/api/v1/games/{game_id}/rematch").status_code == 401
+    wrong = {"Authorization": "Bearer not-the-token"}
+    assert client.post(f"/api/v1/games/{game_id}/rematch", headers=wrong).status_code == 403
+    assert client.get(f"/api/v1/games/{game_id}").get_json()["next_game"] is None
+
+    first = client.post(f"/api/v1/games/{game_id}/rematch", headers=bearer)
+    assert first.status_code == 201
+    next_game = first.get_json()
+    assert first.headers["Location"].endswith(f"/api/v1/games/{next_game['id']}")
+    assert next_game["players"][2]["name"] == "Cy" and next_game["first_dealer"] == 1
+    again = client.post(f"/api/v1/games/{game_id}/rematch", headers=bearer)
+    assert again.status_code == 200 and again.get_json()["id"] == next_game["id"]
+    assert client.get(f"/api/v1/games/{game_id}").get_json()["next_game"] == next_game["id"]
+    # The next game takes the same edit token.
+    deal = {"bidder": 1, "bid": 2, "trump": "H", "high": 1, "low": 1, "jack": None, "game": 1}
+    saved = client.post(f"/api/v1/games/{next_game['id']}/deals", json=deal, headers=bearer)
+    assert saved.status_code == 201, saved.get_json()

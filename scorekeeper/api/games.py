@@ -14,7 +14,7 @@ from scorekeeper.api.errors import (
     register_handlers,
     require_bearer,
 )
-from scorekeeper.store import games
+from scorekeeper.store import games, tables
 from scorekeeper.store.lookup import deal_or_404, game_or_404, stamp_or_404
 from scorekeeper.web import cache, devices
 
@@ -75,6 +75,22 @@ def create_game():
     document = games.game_document(game)
     document["edit_token"] = token
     return json_response(document, 201, {"Location": url_for("api.game", game_id=game.id)})
+
+
+@bp.post("/games/<game_id>/rematch")
+@ratelimits.creating
+def rematch(game_id: str):
+    """Start the game's next game once: 201 the first time, then 200 with the same game.
+
+    Same players, seats, rules, target and table; the seat after the last dealer deals
+    first. The next game keeps this game's edit token.
+    """
+    game = game_or_404(game_id, deals=False)
+    _require_edit_token(game)
+    next_game, started = tables.rematch(game)
+    document = games.game_document(next_game)
+    headers = {"Location": url_for("api.game", game_id=next_game.id)}
+    return json_response(document, 201 if started else 200, headers)
 
 
 @bp.get("/games/<game_id>", endpoint="game")

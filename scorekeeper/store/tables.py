@@ -235,6 +235,29 @@ def start_game(table: CardTable, **settings: Any) -> tuple[Game, str]:
     return game, token
 
 
+def rematch(game: Game) -> tuple[Game, bool]:
+    """Return the game's next game and whether this call started it.
+
+    Same players in the same seats, rules, target and table; the seat after the last
+    dealer deals first. Made once (`games.start_next_game`): a second call, from any
+    phone or client, answers the same game.
+    """
+    config = games.game_config(game)
+    table_id = game.table_id
+    next_game, started = games.start_next_game(
+        game,
+        ruleset=config.ruleset.id,
+        players=list(config.players),
+        first_dealer=game.next_dealer,
+        target=config.target,
+        house_rules=dict(config.house_rules),
+    )
+    table = get_table(table_id) if started and table_id else None
+    if table is not None:
+        attach_game(table, next_game)
+    return next_game, started
+
+
 def attach_game(table: CardTable, game: Game) -> None:
     """Put a game at the table, each seat linked to a regular by name (new names added).
 

@@ -323,19 +323,8 @@ def rematch(game_id):
     _require_edit(game)
     if not ConfirmForm().validate_on_submit():
         abort(400)
-    config = games.game_config(game)
-    setup = {
-        "ruleset": config.ruleset.id,
-        "players": list(config.players),
-        "first_dealer": game.next_dealer,
-        "target": config.target,
-        "house_rules": dict(config.house_rules),
-    }
-    table_id, token = game.table_id, keyring.token(keyring.GAME_TOKENS, game.id)
-    new_game, started = games.start_next_game(game, **setup)
-    table = tables.get_table(table_id) if started and table_id else None
-    if table is not None:
-        tables.attach_game(table, new_game)
+    token = keyring.token(keyring.GAME_TOKENS, game.id)
+    new_game, started = tables.rematch(game)
     keyring.grant(keyring.GAME_TOKENS, new_game.id, token)
     keyring.remember(keyring.RECENT_GAMES, new_game.id)
     if started:
