@@ -35,11 +35,17 @@ def test_both_phones_say_who_deals_and_bids_first_and_the_auction_follows(phones
     entry.locator("details.auction > summary").click()
 
     tap(editor, DEAL_1)
+    expect(editor.locator("#deal-preview")).to_contain_text("made")
     height = editor.evaluate(
         "document.querySelector('form#deal-form').getBoundingClientRect().height"
     )
     print(f"\nthe deal form is {height:.0f} px tall at 390 px, with whose turn above it")
     assert height <= FORM_MAX
+    above = editor.evaluate(
+        "document.querySelector('form#deal-form').getBoundingClientRect().top"
+        " - document.getElementById('deal-entry').getBoundingClientRect().top"
+    )
+    print(f"the heading and whose turn above it take {above:.0f} px")
     check_axe(editor)
     check_axe(viewer)
     editor.get_by_role("button", name="Save deal").click()
