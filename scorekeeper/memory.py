@@ -52,7 +52,10 @@ class MemoryCache(BaseCache):
         return cls(*args, **kwargs)
 
     def _expires(self, timeout: int | timedelta | None) -> float:
-        seconds = self._normalize_timeout(timeout)
+        if timeout is None:
+            timeout = self.default_timeout
+        # As Flask-Caching counts a timeout: a timedelta in whole seconds, rounded up.
+        seconds = math.ceil(timeout.total_seconds()) if isinstance(timeout, timedelta) else timeout
         return math.inf if seconds == 0 else self._timer() + seconds
 
     def get(self, key: str) -> Any:

@@ -438,9 +438,9 @@ def test_a_page_the_same_for_every_browser_is_compressed_once(app, client, api, 
     from scorekeeper.web import cache
 
     made = []
-    compress_data = cache._compress_data
+    compressed = cache.compressed
     monkeypatch.setattr(
-        cache, "_compress_data", lambda *args: made.append(args[2]) or compress_data(*args)
+        cache, "compressed", lambda *args: made.append(args[2]) or compressed(*args)
     )
     game = play(api, 2)
     plain = app.test_client().get(f"/games/{game['id']}").data

@@ -11,18 +11,19 @@ serves every browser; a page with a one-time message waiting is rendered for tha
 browser alone and not kept.
 """
 
+import gzip
 import hashlib
 import hmac
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import brotli
 from flask import Flask, Response, current_app, g, request, session
-from flask_compress.flask_compress import _choose_algorithm, _compress_data
 from flask_wtf.csrf import generate_csrf
-from werkzeug.http import parse_options_header
+from werkzeug.http import parse_accept_header, parse_options_header
 
-from scorekeeper.extensions import cache, compress
+from scorekeeper.extensions import cache
 from scorekeeper.store.lookup import stamp_or_404
 from scorekeeper.web import i18n, keyring, mount
 from scorekeeper.web.htmx import wants_fragment
@@ -198,15 +199,15 @@ def _encoded(stored: dict, cache_key: str) -> Response | None:
 
     Every phone accepts brotli or gzip, and compressing a 40 KB page again for each costs
     a millisecond; the compressed body is kept beside the page, under its key and the
-    algorithm, and made the way Flask-Compress makes it.
+    algorithm, and made with Flask-Compress's settings (`compressed`).
     """
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = current_app
     algorithm = compressed_as(app, stored, request.headers.get("Accept-Encoding"))
     if not cache_key or algorithm is None:
         return None
     data = cache.get(variant_key(cache_key, algorithm))
     if data is None:
-        data = _compress_data(app, stored["body"], algorithm)
+        data = compressed(app, stored["body"], algorithm)
         cache.set(variant_key(cache_key, algorithm), data)
     # With Flask-Compress's headers: the encoding, and a strong ETag marked with it.
     response = app.response_class(data, stored["status"], stored["headers"])
@@ -220,7 +221,12 @@ def _encoded(stored: dict, cache_key: str) -> Response | None:
 
 
 def compressed_as(app: Flask, stored: dict, accepted: str | None) -> str | None:
-    """Return the algorithm Flask-Compress would compress the stored answer with, if any."""
+    """Return the algorithm the stored answer goes out compressed with, None to send it as is.
+
+    Compressed as Flask-Compress compresses the app's other answers: a 200 of one of its
+    types and at least its smallest size, with the algorithm of ``COMPRESS_ALGORITHM``
+    the browser accepts with the highest quality (the first of them on a tie).
+    """
     config = app.config
     if (
         not accepted
@@ -229,7 +235,35 @@ def compressed_as(app: Flask, stored: dict, accepted: str | None) -> str | None:
         or _mimetype(stored) not in config["COMPRESS_MIMETYPES"]
     ):
         return None
-    return _choose_algorithm(tuple(compress.enabled_algorithms), accepted)
+    offered = [name for name in _algorithms(config) if name in ENCODERS]
+    chosen = parse_accept_header(accepted).best_match([*offered, "identity"])
+    return None if chosen in (None, "identity") else chosen
+
+
+def compressed(app: Flask, body: bytes, algorithm: str) -> bytes:
+    """Return the body compressed with the algorithm, at Flask-Compress's level for it."""
+    return ENCODERS[algorithm](app.config, body)
+
+
+ENCODERS: dict[str, Callable[[Mapping[str, Any], bytes], bytes]] = {
+    "br": lambda config, body: brotli.compress(
+        body,
+        mode=config["COMPRESS_BR_MODE"],
+        quality=config["COMPRESS_BR_LEVEL"],
+        lgwin=config["COMPRESS_BR_WINDOW"],
+        lgblock=config["COMPRESS_BR_BLOCK"],
+    ),
+    "gzip": lambda config, body: gzip.compress(body, config["COMPRESS_LEVEL"]),
+}
+"""How each algorithm a kept answer may go out in is made, from Flask-Compress's settings."""
+
+
+def _algorithms(config: Mapping[str, Any]) -> list[str]:
+    """Return ``COMPRESS_ALGORITHM`` as a list (Flask-Compress takes a list or a string)."""
+    setting = config["COMPRESS_ALGORITHM"]
+    if isinstance(setting, str):
+        return [name.strip() for name in setting.split(",")]
+    return list(setting)
 
 
 def variant_key(cache_key: str, algorithm: str) -> str:
