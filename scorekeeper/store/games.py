@@ -414,6 +414,23 @@ def correct_deal(game: Game, number: int, raw: object, *, device: str | None = N
     return _retrying(game, attempt)
 
 
+def preview_correction(
+    game: Game, number: int, raw: object
+) -> tuple[tuple[engine.DealResult, ...], engine.GameState]:
+    """Return every deal's result and the game's state if deal `number` became `raw`.
+
+    Nothing is stored. Raises NoSuchDeal, WrongType, RuleViolation (the entry itself) or
+    CorrectionConflict (a later deal cannot survive), as `correct_deal` would.
+    """
+    deals = _all_deals(game)
+    if not 1 <= number <= len(deals):
+        raise NoSuchDeal(number)
+    config = game_config(game)
+    entry = engine.parse_entry(config, raw)
+    results = engine.correct_deal(config, [d.entry for d in deals], number, entry)
+    return results, engine.resume(config, results[-1])
+
+
 def undo_last_deal(game: Game, number: int, *, device: str | None = None) -> None:
     """Delete deal `number` if it is the last one; the game returns to the state before it.
 

@@ -281,6 +281,83 @@ def correct(game_id, number):
     )
 
 
+@bp.post("/games/<game_id>/deals/<int:number>/preview")
+def correction_preview(game_id: str, number: int):
+    """Say what a correction would change, worked out by the engine and not stored.
+
+    The corrected deal's score, every later total that moves and the outcome before and
+    after. The correction page asks for it (htmx) as its choices change, and its Preview
+    button posts here without JavaScript: the whole page comes back, the preview in it.
+    """
+    game = game_or_404(game_id)
+    deal = deal_or_404(game, number)
+    _require_edit(game)
+    form = deal_form(games.game_config(game), deal.result["dealer"], number=number)
+    context = game_context(game)
+    preview = _correction_preview(game, number, form)
+    response = render(
+        "games/correct.html",
+        "games/_correction_preview.html",
+        form=form,
+        deal=deal.result,
+        preview=preview,
+        **context,
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _correction_preview(game, number: int, form) -> dict:
+    """Return what the correction preview shows for the entry the form holds."""
+    preview: dict = {"result": None, "problems": [], "conflict": [], "sides": [], "why": ()}
+    if not form.validate_on_submit():
+        preview["problems"] = form.errors_for(None, *(f.name for f in form.described))
+        return preview
+    try:
+        entry = form.to_entry(flag=form.flag_posted(request.form))
+    except ValueError:
+        preview["problems"] = [
+            _("This form holds a value it does not offer. Reload the page and enter it again.")
+        ]
+        return preview
+    entry.pop("number", None)
+    try:
+        results, after = games.preview_correction(game, number, entry)
+    except engine.CorrectionConflict as exc:
+        preview["conflict"] = [i18n.translate(m) for ms in exc.problems.values() for m in ms]
+        return preview
+    except engine.RuleViolation as exc:
+        preview["problems"] = [i18n.translate(m) for ms in exc.problems.values() for m in ms]
+        return preview
+    config = after.config
+    sides = scoring_sides(config)
+    result = results[number - 1]
+    preview["result"] = result
+    preview["why"] = engine.explain_deal(config, result)
+    preview["sides"] = [
+        (label, result.deltas[seats[0]], result.scores[seats[0]],
+         bool(set(seats) & set(result.bidders or ())))
+        for label, seats in sides
+    ]  # fmt: skip
+    before = games.game_state(game)
+    stored = [d.result["scores"] for d in game.deals]
+    preview["labels"] = [label for label, _seats in sides]
+    preview["later"] = [
+        (
+            n,
+            [(stored[n - 1][seats[0]], results[n - 1].scores[seats[0]]) for _label, seats in sides],
+        )
+        for n in range(number, len(results) + 1)
+    ]
+    preview["outcome_before"] = before.outcome
+    preview["outcome_after"] = after.outcome
+    preview["outcome_changes"] = (
+        before.outcome.status,
+        tuple(before.outcome.winners),
+    ) != (after.outcome.status, tuple(after.outcome.winners))
+    return preview
+
+
 @bp.post("/games/<game_id>/deals/<int:number>/undo")
 @ratelimits.changing
 def undo(game_id, number):
