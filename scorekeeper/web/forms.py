@@ -107,7 +107,9 @@ class _Rows(FieldList):
         self.object_data = data
         values = [] if data is unset_value or not data else list(data)
         for index in range(self.min_entries):
-            self._add_entry(formdata, values[index] if index < len(values) else unset_value, index)
+            value = values[index] if index < len(values) else unset_value
+            # Entry `index` (its name ends in -<index>), then filled from the post as well.
+            self.append_entry(value).process(formdata, value)
 
 
 class _Radio(RadioField):
