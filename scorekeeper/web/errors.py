@@ -95,9 +95,7 @@ def busy_page():
         "The score pad is busy with another change and nothing was saved. "
         "Go back and send it again in a moment."
     )
-    response = render(_("Busy, please resend"), message, 503)
-    response.headers["Retry-After"] = str(busy.RETRY_AFTER)
-    return response
+    return resend_page(_("Busy, please resend"), message)
 
 
 def lost_page():
@@ -106,7 +104,12 @@ def lost_page():
         "The score pad's database cannot be reached just now, so nothing was saved. "
         "Go back and send it again in a moment."
     )
-    response = render(_("Database out of reach"), message, 503)
+    return resend_page(_("Database out of reach"), message)
+
+
+def resend_page(title: str, message: str):
+    """Return a 503 page asking to send again, with the store's Retry-After."""
+    response = render(title, message, 503)
     response.headers["Retry-After"] = str(busy.RETRY_AFTER)
     return response
 
