@@ -22,10 +22,17 @@ PIP_TOOLS := pip-tools==7.6.2
 CATALOGS := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
+# The Pyodide runtime the phone runs the engine on (docs/offline.md): the npm release pinned in
+# tools/pyodide.json, checked against its recorded sha512 and trimmed into static/pyodide/
+# (gitignored). Done again only when the pin, the list of files kept or the tool change.
+PYODIDE_VERSION := $(shell sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' tools/pyodide.json 2>/dev/null)
+PYODIDE := $(if $(PYODIDE_VERSION),static/pyodide/$(PYODIDE_VERSION)/.vendored)
+PYODIDE_SOURCES := $(wildcard tools/vendor_pyodide.py tools/pyodide.json tools/pyodide-stdlib.txt)
+
 # Everything a developer uses: the app and the test tools.
 install: install-test
-install-run: $(VENV)/.installed-run $(COMPILED)
-install-test: $(VENV)/.installed-test $(COMPILED)
+install-run: $(VENV)/.installed-run $(COMPILED) $(PYODIDE)
+install-test: $(VENV)/.installed-test $(COMPILED) $(PYODIDE)
 
 # Before anything is made with $(PYTHON): is it one Scorekeeper runs on? (pip would only say
 # that some locked version has no matching distribution.)
@@ -76,6 +83,10 @@ PIP_COMPILE_FLAGS = --quiet --strip-extras --no-emit-index-url --no-emit-find-li
 $(LOCK_VENV)/bin/pip-compile: | python-version
 	$(PYTHON) -m venv $(LOCK_VENV)
 	$(LOCK_VENV)/bin/python -m pip install --quiet '$(PIP_TOOLS)'
+
+$(PYODIDE): $(PYODIDE_SOURCES) | $(VENV)/.installed-run
+	$(BIN)/python tools/vendor_pyodide.py
+	touch $@
 
 # Recompile a language whenever its catalog changed.
 $(COMPILED): %.mo: %.po | $(VENV)/.installed-run
