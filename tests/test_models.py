@@ -9,9 +9,10 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import create_engine, func, inspect, make_url, select, update
+from sqlalchemy import create_engine, func, inspect, make_url, select, text, update
 from sqlalchemy.exc import IntegrityError
 
+from scorekeeper.engine import Status
 from scorekeeper.extensions import db
 from scorekeeper.store import games
 from scorekeeper.store.models import Deal, DealSeat, Game, Player, utcnow
@@ -77,6 +78,19 @@ def game(app):
 
 
 THROWN_IN = {"number": 1, "dealer": 0, "thrown_in": True, "deltas": [0] * 5, "scores": [0] * 5}
+
+
+def test_status_is_stored_as_its_word_and_read_back_as_the_engine_enum(game):
+    games_table = db.metadata.tables["games"]
+    db.session.commit()
+    stored = db.session.execute(text("SELECT status FROM games WHERE id = :id"), {"id": game.id})
+    assert stored.scalar_one() == "in_progress"
+    db.session.expire(game)
+    assert game.status is Status.IN_PROGRESS
+
+    db.session.execute(update(games_table).where(games_table.c.id == game.id).values(status="won"))
+    db.session.expire(game)
+    assert game.status is Status.WON
 
 
 def test_database_refuses_two_deals_with_the_same_number(game):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, request, url_for
 
-from scorekeeper import ratelimits
+from scorekeeper import engine, ratelimits
 from scorekeeper.api.errors import (
     ApiError,
     json_body,
@@ -83,7 +83,7 @@ def list_games(table_id: str):
         per_page=_int_arg("per_page", tables.PER_PAGE, 1, 100) or tables.PER_PAGE,
         player=_int_arg("player", None, 1, params.MAX_ID),
         ruleset=request.args.get("ruleset") or None,
-        outcome=outcome,
+        outcome=None if outcome is None else engine.Status(outcome),
     )
     return json_response(
         {"games": page.games, "page": page.page, "pages": page.pages, "total": page.total}

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import current_app
-from sqlalchemy import select
+from flask import Response, current_app
+from sqlalchemy import ColumnElement, Select, select
 from sqlalchemy.orm import selectinload
 
 from scorekeeper import engine
@@ -101,11 +101,11 @@ def _document(table: dict[str, Any] | None, games: list[dict[str, Any]]) -> dict
     }
 
 
-def _load_games(query) -> list[Game]:
+def _load_games(query: Select[Game]) -> list[Game]:
     return list(db.session.scalars(query.options(selectinload(Game.players))))
 
 
-def _game_records(where, include_secrets: bool) -> list[dict[str, Any]]:
+def _game_records(where: ColumnElement[bool], include_secrets: bool) -> list[dict[str, Any]]:
     """Return the export records of the games matching `where`, oldest first; four queries.
 
     Deals and changes are read as plain rows (the stored results are not needed: import
@@ -219,7 +219,7 @@ def table_csv(table: CardTable) -> str:
     return _csv(Game.table_id == table.id, table)
 
 
-def _csv(where, table: CardTable | None) -> str:
+def _csv(where: ColumnElement[bool], table: CardTable | None) -> str:
     """Return the CSV of the games matching `where`; three queries, deals read as rows."""
     games = _load_games(select(Game).where(where).order_by(Game.created_at, Game.id))
     configs = {game.id: records.game_config(game) for game in games}
@@ -254,7 +254,7 @@ def _csv(where, table: CardTable | None) -> str:
             game.target,
             json.dumps(dict(game.house_rules), separators=(",", ":")),
         ]
-        finished = game.status != str(engine.Status.IN_PROGRESS)
+        finished = game.status != engine.Status.IN_PROGRESS
         won = [_flag(seat in game.winners) if finished else "" for seat in range(len(names))]
         start = [*head, 0, names[config.first_dealer], *[""] * len(columns)]
         for seat, name in enumerate(names):
@@ -467,14 +467,14 @@ def _whole(text: str, where: str) -> int:
         raise ImportRefused(f"{where} must be a whole number, not {text!r}.") from None
 
 
-def csv_response(text: str, filename: str):
+def csv_response(text: str, filename: str) -> Response:
     """Return CSV text as a download."""
     response = current_app.response_class(text, mimetype="text/csv")
     response.headers["Content-Disposition"] = _disposition(filename)
     return response
 
 
-def json_download(document: Mapping[str, Any], filename: str):
+def json_download(document: Mapping[str, Any], filename: str) -> Response:
     """Return an export document as a JSON download."""
     response = current_app.response_class(dumps(document), mimetype="application/json")
     response.headers["Content-Disposition"] = _disposition(filename)

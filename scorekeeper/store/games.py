@@ -538,7 +538,7 @@ def state_columns(state: engine.GameState) -> dict[str, Any]:
         "deal_count": state.deal_count,
         "scores": list(state.scores),
         "next_dealer": state.next_dealer,
-        "status": str(outcome.status),
+        "status": outcome.status,
         "winners": list(outcome.winners),
         "decided_by": None if outcome.decided_by is None else str(outcome.decided_by),
         "explanation": str(outcome.explanation),

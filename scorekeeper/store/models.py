@@ -11,6 +11,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     DateTime,
+    Enum,
     ForeignKey,
     ForeignKeyConstraint,
     Index,
@@ -72,7 +73,19 @@ class Game(Model):
 
     # The engine's state after the last stored deal, cached for lists and cheap reads.
     deal_count: Mapped[int] = mapped_column(Integer, default=0)
-    status: Mapped[str] = mapped_column(String(20), default="in_progress")
+    status: Mapped[Status] = mapped_column(
+        Enum(
+            Status,
+            native_enum=False,
+            length=20,
+            values_callable=lambda statuses: [str(status) for status in statuses],
+        ),
+        default=Status.IN_PROGRESS,
+    )
+    """The engine's `Status`, stored as its value (``in_progress``, ``won`` ...) in a VARCHAR.
+
+    The column hands back the enum, never a bare string, so code compares with
+    ``Status.WON``; ``ck_games_status`` refuses any other word in the database."""
     winners: Mapped[list[int]] = mapped_column(JSON, default=list)
     decided_by: Mapped[str | None] = mapped_column(String(20))
     explanation: Mapped[str] = mapped_column(Text, default="")

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
@@ -177,7 +177,7 @@ def rebuild() -> int:
     return written
 
 
-def write_all(connection) -> int:
+def write_all(connection: Connection) -> int:
     """Write the rows of every stored deal on this connection (tables empty); return the rows.
 
     Works on a bare connection, so a migration can fill the records as the app would.
@@ -216,7 +216,9 @@ def write_all(connection) -> int:
     return written + len(rows)
 
 
-def _insert(rows: list[dict[str, Any]], tag_rows: list[dict[str, Any]], connection=None) -> None:
+def _insert(
+    rows: list[dict[str, Any]], tag_rows: list[dict[str, Any]], connection: Connection | None = None
+) -> None:
     """Insert seat rows, then the tags that refer to them."""
     run = (connection or db.session).execute
     if rows:

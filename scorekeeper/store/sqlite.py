@@ -27,6 +27,8 @@ from typing import Any
 
 from flask import Flask
 from sqlalchemy import Engine, event
+from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from scorekeeper.extensions import db
 
@@ -101,10 +103,10 @@ def _in_memory(engine: Engine) -> bool:
     return database in ("", ":memory:") or "mode=memory" in str(engine.url.query)
 
 
-def _pragmas(in_memory: bool):
+def _pragmas(in_memory: bool) -> Callable[[DBAPIConnection, ConnectionPoolEntry], None]:
     """Return the connect listener that sets the pragmas on each new connection."""
 
-    def set_pragmas(dbapi_connection, _record):
+    def set_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute("PRAGMA foreign_keys=ON")

@@ -97,7 +97,7 @@ def table_stats(table: CardTable, player_id: int | None = None) -> dict[str, Any
         for totals in (record, _part(record, ruleset_id)):
             totals["games"] += count
             totals["won"] += int(won)
-            if status != str(engine.Status.IN_PROGRESS):
+            if status != engine.Status.IN_PROGRESS:
                 totals["finished"] += count
         if won and decided_by:
             record["wins_by"][decided_by] = record["wins_by"].get(decided_by, 0) + int(won)
@@ -162,7 +162,7 @@ def table_stats(table: CardTable, player_id: int | None = None) -> dict[str, Any
         .join(Game, Game.id == Player.game_id)
         .where(
             at_table,
-            Game.status != str(engine.Status.IN_PROGRESS),
+            Game.status != engine.Status.IN_PROGRESS,
             Player.table_player_id.in_(ids),
         )
         .subquery()

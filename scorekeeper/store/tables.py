@@ -25,7 +25,8 @@ TABLE_NAME_MAX = 80
 PLAYER_NAME_MAX = 40
 PER_PAGE = 20
 ATTEMPTS = 5
-OUTCOMES = ("in_progress", "won", "shared", "drawn")
+OUTCOMES = tuple(engine.Status)
+"""The statuses the archive can be filtered by: every one the engine names."""
 
 
 TABLE_NAME_PROBLEMS = {
@@ -362,7 +363,7 @@ def archive(
     per_page: int = PER_PAGE,
     player: int | None = None,
     ruleset: str | None = None,
-    outcome: str | None = None,
+    outcome: engine.Status | None = None,
 ) -> ArchivePage:
     """Return one page of the table's games, newest first, filtered; three queries."""
     where = [Game.table_id == table.id]

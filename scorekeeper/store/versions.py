@@ -22,6 +22,7 @@ import os
 import threading
 from dataclasses import dataclass, field
 
+from flask import Flask
 from sqlalchemy import Engine, bindparam, select
 
 from scorekeeper.store.games import GAME_ID
@@ -258,7 +259,7 @@ class VersionWatcher:
                     entry.changed.notify_all()
 
 
-def init_app(app) -> None:
+def init_app(app: Flask) -> None:
     """Give the app its watcher, on its database (one per app; each process its own)."""
     from scorekeeper.extensions import db
 

@@ -357,7 +357,7 @@ def _imported(result):
     keyring.remember(keyring.RECENT_TABLES, target.id)
     edit_links = []
     # The keyring keeps the newest tokens: grant games still in progress last, so they stay.
-    for game in sorted(result.games, key=lambda game: game.status == "in_progress"):
+    for game in sorted(result.games, key=lambda game: game.status == engine.Status.IN_PROGRESS):
         token = result.game_tokens.get(game.id)
         if token is None:
             continue  # restored with the file's own token: its old links still work
@@ -383,7 +383,7 @@ def _filters(table):
         "page": params.int_arg("page", 1, 1, params.MAX_ID),
         "player": player if player in {p.id for p in table.players} else None,
         "ruleset": ruleset if ruleset in {r.id for r in engine.rulesets()} else None,
-        "outcome": outcome if outcome in tables.OUTCOMES else None,
+        "outcome": engine.Status(outcome) if outcome in tables.OUTCOMES else None,
     }
 
 
