@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
-from flask import Blueprint, Flask, current_app, request
+from flask import Blueprint, Flask, Response, current_app, request
 from flask_limiter.errors import RateLimitExceeded
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
@@ -52,7 +52,7 @@ class ApiError(Exception):
         message: str,
         fields: dict[str, list[str]] | None = None,
         headers: dict[str, str] | None = None,
-    ):
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
@@ -60,7 +60,7 @@ class ApiError(Exception):
         self.fields = fields or {}
         self.headers = headers or {}
 
-    def response(self):
+    def response(self) -> Response:
         """Return the error as a JSON response."""
         error: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.fields:
@@ -68,7 +68,9 @@ class ApiError(Exception):
         return json_response({"error": error}, self.status, self.headers)
 
 
-def json_response(document: Any, status: int = 200, headers: dict[str, str] | None = None):
+def json_response(
+    document: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> Response:
     """Return `document` as JSON, keys in the order built (the reference's order)."""
     body = json.dumps(document, ensure_ascii=False, separators=(", ", ": ")) + "\n"
     try:
@@ -94,7 +96,7 @@ def init_app(app: Flask) -> None:
     app.before_request(_check_size_and_route)
 
 
-def _check_size_and_route():
+def _check_size_and_route() -> Response | None:
     """Answer the checks that come before any view: body size (413), unknown URL or method.
 
     Registered app-wide because a request whose URL matches no route has no blueprint,
@@ -123,7 +125,7 @@ def _check_size_and_route():
     return None
 
 
-def _too_large():
+def _too_large() -> Response:
     """Answer 413, after reading what is left of the body so the client hears the answer."""
     stream = request.environ.get("wsgi.input")
     remaining = request.content_length
@@ -144,7 +146,7 @@ def _too_large():
     ).response()
 
 
-def _not_found(message: str):
+def _not_found(message: str) -> Response:
     return ApiError(404, "not_found", message).response()
 
 
@@ -163,13 +165,13 @@ def register_handlers(bp: Blueprint) -> None:
     bp.register_error_handler(HTTPException, http_error)
 
 
-def api_error(error: ApiError):
+def api_error(error: ApiError) -> Response:
     """Answer an ApiError as it is."""
     db.session.rollback()
     return error.response()
 
 
-def rule_violation(error: engine.RuleViolation):
+def rule_violation(error: engine.RuleViolation) -> Response:
     """Answer the engine's refusal: 400 wrong type, 409 game over or conflict, else 422."""
     db.session.rollback()
     if isinstance(error, engine.WrongType):
@@ -196,31 +198,31 @@ def _conflict_message(error: engine.CorrectionConflict) -> str:
     return message
 
 
-def number_conflict(error: games.NumberConflict):
+def number_conflict(error: games.NumberConflict) -> Response:
     """Answer 409: the entry is not for the next deal."""
     db.session.rollback()
     return ApiError(409, "conflict", str(error), {"number": [str(error)]}).response()
 
 
-def not_last_deal(error: games.NotLastDeal):
+def not_last_deal(error: games.NotLastDeal) -> Response:
     """Answer 409: only the last deal can be undone."""
     db.session.rollback()
     return ApiError(409, "conflict", str(error)).response()
 
 
-def no_such_deal(error: games.NoSuchDeal):
+def no_such_deal(error: games.NoSuchDeal) -> Response:
     """Answer 404 for a deal the game does not have."""
     db.session.rollback()
     return _not_found(str(error))
 
 
-def game_full(error: games.GameFull):
+def game_full(error: games.GameFull) -> Response:
     """Answer 409: the game holds as many deals or changes as a game may."""
     db.session.rollback()
     return ApiError(409, "game_full", str(error)).response()
 
 
-def database_error(error: OperationalError):
+def database_error(error: OperationalError) -> Response:
     """Answer 503 with Retry-After when the database was busy or out of reach (a restart);
     any other failure is a 500."""
     db.session.rollback()
@@ -233,13 +235,13 @@ def database_error(error: OperationalError):
     return ApiError(500, "internal_error", "The server could not answer this time.").response()
 
 
-def busy_response(message: str = busy.MESSAGE):
+def busy_response(message: str = busy.MESSAGE) -> Response:
     """Return the 503 a busy database gets: nothing changed, send the same request again."""
     headers = {"Retry-After": str(busy.RETRY_AFTER)}
     return ApiError(503, "busy", message, headers=headers).response()
 
 
-def http_error(error: HTTPException):
+def http_error(error: HTTPException) -> Response:
     """Answer any HTTP error (a 404 from a lookup, a 500 …) in the API's shape."""
     db.session.rollback()
     if isinstance(error, RequestEntityTooLarge):
@@ -247,7 +249,7 @@ def http_error(error: HTTPException):
     status = error.code or 500
     code = HTTP_CODES.get(status, "internal_error" if status >= 500 else "bad_request")
     message = error.description or error.name
-    headers = {}
+    headers: dict[str, str] = {}
     if isinstance(error, RateLimitExceeded):
         headers["Retry-After"] = ratelimits.retry_after(error)
     return ApiError(status, code, message, headers=headers).response()
@@ -268,7 +270,7 @@ def json_body() -> dict[str, Any]:
     return value
 
 
-def _refuse_constant(name: str):
+def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not JSON")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, current_app, request, url_for
+from flask import Blueprint, Response, current_app, request, url_for
 
 from scorekeeper import engine, ratelimits
 from scorekeeper.api.errors import (
@@ -16,6 +16,7 @@ from scorekeeper.api.errors import (
 )
 from scorekeeper.store import games, tables
 from scorekeeper.store.lookup import deal_or_404, game_or_404, stamp_or_404
+from scorekeeper.store.models import Game
 from scorekeeper.web import cache, devices
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -24,7 +25,7 @@ register_handlers(bp)
 DEAL_NUMBER = re.compile(r"[0-9]{1,9}")
 
 
-def _require_edit_token(game) -> None:
+def _require_edit_token(game: Game) -> None:
     """Answer 401 without a bearer token and 403 with the wrong one."""
     require_bearer(lambda token: games.check_edit_token(game, token), "game")
 
@@ -49,14 +50,14 @@ def _deal_url(game_id: str, number: int) -> str:
 
 
 @bp.get("/rulesets")
-def list_rulesets():
+def list_rulesets() -> Response:
     """List every ruleset with its players, target and house rules."""
     return json_response([ruleset.describe() for ruleset in engine.rulesets()])
 
 
 @bp.post("/games")
 @ratelimits.creating
-def create_game():
+def create_game() -> Response:
     """Start a game; answer its document and its edit token."""
     body = json_body()
     settings = {name: body.get(name) for name in games.SETTINGS}
@@ -79,7 +80,7 @@ def create_game():
 
 @bp.post("/games/<game_id>/rematch")
 @ratelimits.creating
-def rematch(game_id: str):
+def rematch(game_id: str) -> Response:
     """Start the game's next game once: 201 the first time, then 200 with the same game.
 
     Same players, seats, rules, target and table; the seat after the last dealer deals
@@ -94,7 +95,7 @@ def rematch(game_id: str):
 
 
 @bp.get("/games/<game_id>", endpoint="game")
-def read_game(game_id: str):
+def read_game(game_id: str) -> Response:
     """Answer the game document, every deal included; built once per version of the game."""
     version, _ = stamp_or_404(game_id)
     return cache.document(
@@ -109,14 +110,14 @@ def document_key(game_id: str, version: int) -> str:
 
 
 @bp.get("/games/<game_id>/deals", endpoint="deals")
-def list_deals(game_id: str):
+def list_deals(game_id: str) -> Response:
     """List the game's deal documents, oldest first."""
     return json_response([games.deal_document(d) for d in game_or_404(game_id).deals])
 
 
 @bp.post("/games/<game_id>/deals")
 @ratelimits.changing
-def add_deal(game_id: str):
+def add_deal(game_id: str) -> Response:
     """Store the next deal; answer its document."""
     game = game_or_404(game_id, deals=False)
     _require_edit_token(game)
@@ -128,7 +129,7 @@ def add_deal(game_id: str):
 
 
 @bp.get("/games/<game_id>/deals/<number>", endpoint="deal")
-def read_deal(game_id: str, number: str):
+def read_deal(game_id: str, number: str) -> Response:
     """Answer one deal's document."""
     game = game_or_404(game_id, deals=False)
     return json_response(games.deal_document(deal_or_404(game, _deal_number(number))))
@@ -136,7 +137,7 @@ def read_deal(game_id: str, number: str):
 
 @bp.put("/games/<game_id>/deals/<number>")
 @ratelimits.changing
-def correct_deal(game_id: str, number: str):
+def correct_deal(game_id: str, number: str) -> Response:
     """Correct a deal; every later deal and the outcome are worked out again."""
     game = game_or_404(game_id, deals=False)
     _require_edit_token(game)
@@ -149,7 +150,7 @@ def correct_deal(game_id: str, number: str):
 
 @bp.delete("/games/<game_id>/deals/<number>")
 @ratelimits.changing
-def undo_deal(game_id: str, number: str):
+def undo_deal(game_id: str, number: str) -> Response:
     """Undo the last deal."""
     game = game_or_404(game_id, deals=False)
     _require_edit_token(game)

@@ -6,7 +6,7 @@ documented in docs/tables.md.
 
 from __future__ import annotations
 
-from flask import Blueprint, request, url_for
+from flask import Blueprint, Response, request, url_for
 
 from scorekeeper import engine, ratelimits
 from scorekeeper.api.errors import (
@@ -18,6 +18,7 @@ from scorekeeper.api.errors import (
 )
 from scorekeeper.store import exchange, games, stats, tables
 from scorekeeper.store.lookup import table_or_404
+from scorekeeper.store.models import CardTable
 from scorekeeper.web import params
 
 bp = Blueprint("api_tables", __name__, url_prefix="/api/v1/tables")
@@ -26,7 +27,7 @@ register_handlers(bp)
 TABLE_FIELDS = ("name", "players")
 
 
-def _require_table_token(table) -> None:
+def _require_table_token(table: CardTable) -> None:
     """Answer 401 without a bearer token and 403 with the wrong one."""
     require_bearer(lambda token: tables.check_table_token(table, token), "table")
 
@@ -48,7 +49,7 @@ def _int_arg(name: str, default: int | None, lo: int, hi: int) -> int | None:
 
 @bp.post("")
 @ratelimits.creating
-def create_table():
+def create_table() -> Response:
     """Create a table; answer its document and its edit token."""
     body = json_body()
     unknown = sorted(set(body) - set(TABLE_FIELDS))
@@ -64,13 +65,13 @@ def create_table():
 
 
 @bp.get("/<table_id>", endpoint="table")
-def read_table(table_id: str):
+def read_table(table_id: str) -> Response:
     """Answer the table: its name and regulars with games played and won."""
     return json_response(tables.table_document(table_or_404(table_id)))
 
 
 @bp.get("/<table_id>/games")
-def list_games(table_id: str):
+def list_games(table_id: str) -> Response:
     """List the table's games, newest first, a page at a time, filtered if asked."""
     table = table_or_404(table_id)
     outcome = request.args.get("outcome") or None
@@ -92,7 +93,7 @@ def list_games(table_id: str):
 
 @bp.post("/<table_id>/games")
 @ratelimits.creating
-def start_game(table_id: str):
+def start_game(table_id: str) -> Response:
     """Start a game at the table (body as POST /api/v1/games); answer it with its edit token."""
     table = table_or_404(table_id)
     _require_table_token(table)
@@ -108,7 +109,7 @@ def start_game(table_id: str):
 
 
 @bp.post("/<table_id>/merge")
-def merge(table_id: str):
+def merge(table_id: str) -> Response:
     """Merge two spellings of one player: ``{"from": id, "into": id}``."""
     table = table_or_404(table_id)
     _require_table_token(table)
@@ -130,14 +131,14 @@ def merge(table_id: str):
 
 
 @bp.get("/<table_id>/stats")
-def table_stats(table_id: str):
+def table_stats(table_id: str) -> Response:
     """Answer every regular's statistics at this table."""
     table = table_or_404(table_id)
     return json_response(stats.table_stats(table))
 
 
 @bp.get("/<table_id>/export")
-def export(table_id: str):
+def export(table_id: str) -> Response:
     """Answer the whole table as the lossless JSON export (``?format=csv`` for a sheet)."""
     table = table_or_404(table_id)
     if request.args.get("format") == "csv":
