@@ -1,9 +1,14 @@
-"""Error pages in the app's own look and the page's language, for every address outside /api.
+"""Error pages in the app's own look and the page's language, for every address outside /api,
+and the one mapping of a refused save to its form's messages and status.
 
 The API answers its own errors as JSON (``scorekeeper.api.errors``): its blueprints'
 handlers come before these app-wide ones, and its check before any view answers
 unknown addresses and methods under ``/api``, so these pages never reach an API client.
 """
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
 
 from flask import Blueprint, Flask, current_app, make_response, render_template
 from flask_babel import gettext as _
@@ -12,9 +17,9 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from scorekeeper import ratelimits
+from scorekeeper import engine, ratelimits
 from scorekeeper.extensions import db
-from scorekeeper.store import busy
+from scorekeeper.store import busy, games, limits
 
 PAGES = {
     404: (
@@ -135,3 +140,86 @@ def stale_form(_error):
 def render(title: str, message: str, status: int):
     """Return the error page with this title and sentence."""
     return make_response(render_template("error.html", title=title, message=message), status)
+
+
+# --- a save refused, answered on its form --------------------------------------------------
+
+REFUSALS = (engine.RuleViolation, games.NumberConflict, games.GameFull, OperationalError)
+"""What saving a deal or a correction may be refused with: `refused` answers each on the form."""
+
+
+class RuleErrorForm(Protocol):
+    """A form that shows the engine's problems beside its fields (``forms._RuleErrors``)."""
+
+    def add_rule_errors(self, problems: Mapping[str | None, Iterable[object]]) -> None:
+        """Add problems keyed by field; None, or a field without a control, goes on top."""
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """How the page answers a refused save: its status, and the headers that go with it."""
+
+    status: int
+    """409 (another phone changed the game, or it is full), 422 (the rules), 503 (busy)."""
+    headers: dict[str, str] = field(default_factory=dict)
+    """`Retry-After` for a busy database or one out of reach."""
+
+
+def refused(
+    form: RuleErrorForm, error: Exception, renamed: Mapping[str, str] | None = None
+) -> Refusal:
+    """Say on the form why the store or the engine refused a save; return how to answer.
+
+    Nothing was stored (the store rolled the change back) and the form keeps what was
+    entered. `renamed` moves the engine's problems of a field onto the form's field of
+    another name. A database error that is neither busy nor out of reach is raised
+    again: that is the 500 page.
+    """
+    problems: Mapping[str | None, Iterable[object]]
+    headers: dict[str, str] = {}
+    if isinstance(error, engine.GameOver):
+        # Another phone ended the game: say so, and keep what was tapped in view.
+        kept = _("Nothing was saved; your choices are kept below.")
+        problems, status = {None: [*error.problems.get(None, ()), kept]}, 409
+    elif isinstance(error, engine.CorrectionConflict | games.NumberConflict):
+        problems, status = {None: [getattr(error, "message", str(error))]}, 409
+    elif isinstance(error, games.GameFull):
+        problems, status = {None: [_game_full_message()]}, 409
+    elif isinstance(error, OperationalError):
+        problems, status = {None: [_busy_message(error)]}, 503
+        headers["Retry-After"] = str(busy.RETRY_AFTER)
+    elif isinstance(error, engine.RuleViolation):
+        names = renamed or {}
+        problems = {names.get(k, k) if k else None: v for k, v in error.problems.items()}
+        status = 422
+    else:
+        raise error
+    form.add_rule_errors(problems)
+    return Refusal(status, headers)
+
+
+def _game_full_message() -> str:
+    """Return why a game takes no more deals or corrections."""
+    return _(
+        "This game holds as many deals and corrections as a game may (%(n)s deals). "
+        "Start a new game to go on.",
+        n=limits.DEALS_PER_GAME,
+    )
+
+
+def _busy_message(error: OperationalError) -> str:
+    """Return why a deal was not saved, when the database was busy or out of reach (a restart).
+
+    Raises the error again when it was neither: that is a 500.
+    """
+    if busy.is_busy(error):
+        return _(
+            "The score pad was busy with another change, so this deal was not saved. "
+            "Your entry is kept: save it again."
+        )
+    if busy.is_lost(error):
+        return _(
+            "The score pad's database could not be reached, so this deal was not saved. "
+            "Your entry is kept: save it again in a moment."
+        )
+    raise error

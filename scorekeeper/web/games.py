@@ -19,10 +19,9 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from sqlalchemy.exc import OperationalError
 
 from scorekeeper import engine, ratelimits
-from scorekeeper.store import busy, exchange, games, limits, tables
+from scorekeeper.store import exchange, games, tables
 from scorekeeper.store.lookup import deal_or_404, game_or_404
 from scorekeeper.store.models import Game
 from scorekeeper.web import cache, charts, errors, i18n, keyring, params, sheets
@@ -96,7 +95,7 @@ def new():
             else:
                 game, token = games.create_game(**setup)
         except engine.RuleViolation as exc:
-            form.add_rule_errors(exc.problems)
+            errors.refused(form, exc)
         else:
             if well_formed:
                 keyring.grant(keyring.GAME_TOKENS, game.id, token)
@@ -139,7 +138,7 @@ def add_deal(game_id):
             return redirect(url_for("games.show", game_id=game.id), 303)
         return _render_game(game)
     form = _deal_form(game)
-    status = 422
+    status, headers = 422, {}
     save_as = request.form.get("save_as")
     if save_as is not None:
         form.number.data = save_as
@@ -158,25 +157,15 @@ def add_deal(game_id):
             status = 409
             game = game_or_404(game_id)
             form = _deal_form(game, form=form)
-        except engine.GameOver as exc:
-            # Another phone ended the game: say so, and keep what was tapped in view.
-            kept = _("Nothing was saved; your choices are kept below.")
-            form.add_rule_errors({None: [*exc.problems.get(None, ()), kept]})
-            status = 409
-        except games.GameFull:
-            form.add_rule_errors({None: [_game_full_message()]})
-            status = 409
-        except OperationalError as exc:
-            form.add_rule_errors({None: [_busy_message(exc)]})
-            status = 503
-            game = game_or_404(game_id)
-        except engine.RuleViolation as exc:
-            form.add_rule_errors(exc.problems)
+        except errors.REFUSALS as exc:
+            refusal = errors.refused(form, exc)
+            status, headers = refusal.status, refusal.headers
+            if status == 503:
+                game = game_or_404(game_id)
         else:
             return _saved(game, deal.number)
     response = _render_game(game, form=form, status=status)
-    if status == 503:
-        response.headers["Retry-After"] = str(busy.RETRY_AFTER)
+    response.headers.update(headers)
     return response
 
 
@@ -239,7 +228,7 @@ def correct(game_id, number):
         number=number,
         fresh=request.method != "POST",
     )
-    status = 200
+    status, headers = 200, {}
     if request.method == "GET":
         form.fill_from(deal.entry or {})
     elif not params.is_digits(request.form.get("number") or "0"):
@@ -253,19 +242,12 @@ def correct(game_id, number):
             games.correct_deal(game, number, entry, device=keyring.device())
         except games.NoSuchDeal:
             abort(404)
-        except (engine.CorrectionConflict, games.NumberConflict) as exc:
-            form.add_rule_errors({None: [getattr(exc, "message", str(exc))]})
-            status = 409
-        except games.GameFull:
-            form.add_rule_errors({None: [_game_full_message()]})
-            status = 409
-        except OperationalError as exc:
-            form.add_rule_errors({None: [_busy_message(exc)]})
-            status = 503
-            game = game_or_404(game_id)
-            deal = deal_or_404(game, number)
-        except engine.RuleViolation as exc:
-            form.add_rule_errors(exc.problems)
+        except errors.REFUSALS as exc:
+            refusal = errors.refused(form, exc)
+            status, headers = refusal.status, refusal.headers
+            if status == 503:
+                game = game_or_404(game_id)
+                deal = deal_or_404(game, number)
         else:
             flash(_("Deal %(n)s corrected; the scores after it are worked out again.", n=number))
             # Straight to the new scores: the correction may have changed every one of them.
@@ -273,7 +255,6 @@ def correct(game_id, number):
     else:
         status = 422
     context = game_context(game)
-    headers = {"Retry-After": str(busy.RETRY_AFTER)} if status == 503 else {}
     return (
         render_template("games/correct.html", form=form, deal=deal.result, **context),
         status,
@@ -613,32 +594,6 @@ def _entry_of(form):
 
 def _bad_number_message():
     return _("This form's deal number is not a whole number. Reload the page and enter it again.")
-
-
-def _game_full_message():
-    return _(
-        "This game holds as many deals and corrections as a game may (%(n)s deals). "
-        "Start a new game to go on.",
-        n=limits.DEALS_PER_GAME,
-    )
-
-
-def _busy_message(error: OperationalError) -> str:
-    """Return why a deal was not saved, when the database was busy or out of reach (a restart).
-
-    Raises the error again when it was neither: that is a 500.
-    """
-    if busy.is_busy(error):
-        return _(
-            "The score pad was busy with another change, so this deal was not saved. "
-            "Your entry is kept: save it again."
-        )
-    if busy.is_lost(error):
-        return _(
-            "The score pad's database could not be reached, so this deal was not saved. "
-            "Your entry is kept: save it again in a moment."
-        )
-    raise error
 
 
 def _saved(game: Game, number: int) -> ResponseReturnValue:

@@ -18,7 +18,7 @@ from scorekeeper.extensions import csrf
 from scorekeeper.store import exchange, import_checks, limits, stats, tables
 from scorekeeper.store.lookup import table_or_404
 from scorekeeper.store.models import CardTable
-from scorekeeper.web import keyring, links, params
+from scorekeeper.web import errors, keyring, links, params
 from scorekeeper.web.forms import (
     ConfirmForm,
     ImportForm,
@@ -70,9 +70,7 @@ def new():
         try:
             table, token = tables.create_table(form.name.data, [n for n in names if n])
         except engine.RuleViolation as error:
-            form.add_rule_errors(
-                {"regulars" if k == "players" else k: v for k, v in error.problems.items()}
-            )
+            errors.refused(form, error, renamed={"players": "regulars"})
         else:
             keyring.grant(keyring.TABLE_TOKENS, table.id, token)
             keyring.remember(keyring.RECENT_TABLES, table.id)
@@ -243,7 +241,7 @@ def new_game(table_id):
         try:
             game, token = tables.start_game(table, **(setup | {"players": players}))
         except engine.RuleViolation as exc:
-            form.add_rule_errors(exc.problems)
+            errors.refused(form, exc)
         else:
             keyring.grant(keyring.GAME_TOKENS, game.id, token)
             keyring.remember(keyring.RECENT_GAMES, game.id)
