@@ -1,6 +1,10 @@
 """Scorekeeper: the score pad and table assistant for Five-Handed Schmier."""
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
+
+from flask import Flask
 
 from scorekeeper import config
 from scorekeeper.application import Application
@@ -16,7 +20,7 @@ from scorekeeper.extensions import (
 )
 
 
-def create_app(test_config=None):
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Create and configure the Flask application."""
     app = Application(
         __name__,
@@ -48,7 +52,7 @@ def create_app(test_config=None):
     return app
 
 
-def register_extensions(app):
+def register_extensions(app: Flask) -> None:
     """Bind the extension objects to this app."""
     from scorekeeper.store import (
         models,  # noqa: F401  (models must be known to migrations)
@@ -73,7 +77,7 @@ def register_extensions(app):
     compress.init_app(app)
 
 
-def register_blueprints(app):
+def register_blueprints(app: Flask) -> None:
     """Register one blueprint per area: the JSON API (bearer tokens, no CSRF), then the pages."""
     from scorekeeper.api import games as api_games
     from scorekeeper.api import tables as api_tables
@@ -96,7 +100,7 @@ def register_blueprints(app):
         app.register_blueprint(bp)
 
 
-def register_error_pages(app):
+def register_error_pages(app: Flask) -> None:
     """Answer errors as JSON under /api and with the app's own pages everywhere else."""
     from scorekeeper.api import errors as api_errors
     from scorekeeper.web import errors
@@ -105,7 +109,7 @@ def register_error_pages(app):
     errors.init_app(app)
 
 
-def register_page_helpers(app):
+def register_page_helpers(app: Flask) -> None:
     """Give the templates their helpers and every response its security headers."""
     from scorekeeper.web import ahead, changes, charts, rows, security
 
@@ -116,16 +120,17 @@ def register_page_helpers(app):
     ahead.init_app(app)
 
 
-def register_commands(app):
+def register_commands(app: Flask) -> None:
     """Add the export, import and record commands to `flask`."""
     from scorekeeper import cli
 
     cli.init_app(app)
 
 
-def register_proxy_fix(app):
+def register_proxy_fix(app: Flask) -> None:
     """Trust one reverse proxy's X-Forwarded-* headers when told the app sits behind one."""
     if app.config["BEHIND_PROXY"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
+        # Wrapping the method is how Flask's docs mount ProxyFix; mypy sees a method replaced.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]

@@ -2,6 +2,7 @@
 
 import sys
 from pathlib import Path
+from typing import BinaryIO
 
 import click
 from flask import Flask
@@ -38,7 +39,14 @@ def init_app(app: Flask) -> None:
     default=True,
     help="Keep edit-token hashes so a restore keeps every edit link working (default).",
 )
-def export_command(table_id, game_id, everything, output, as_csv, with_secrets):
+def export_command(
+    table_id: str | None,
+    game_id: str | None,
+    everything: bool,
+    output: Path | None,
+    as_csv: bool,
+    with_secrets: bool,
+) -> None:
     """Export a table or a game as lossless JSON (or CSV for spreadsheets)."""
     if sum(bool(x) for x in (table_id, game_id, everything)) != 1:
         raise click.UsageError("Give exactly one of --table, --game or --all.")
@@ -59,6 +67,7 @@ def export_command(table_id, game_id, everything, output, as_csv, with_secrets):
         else:
             text = exchange.dumps(exchange.export_table(table, include_secrets=with_secrets))
     else:
+        assert game_id is not None  # exactly one of the three was given
         game = games.get_game(game_id, deals=False)
         if game is None:
             raise click.ClickException(f"There is no game {game_id}.")
@@ -78,7 +87,7 @@ def export_command(table_id, game_id, everything, output, as_csv, with_secrets):
     help="Import as new games with new ids and edit links (default: restore ids and links).",
 )
 @click.option("--table", "table_id", help="Put the games at this existing table.")
-def import_command(source, copy, table_id):
+def import_command(source: BinaryIO, copy: bool, table_id: str | None) -> None:
     """Import an export file (JSON, or CSV), after checking every deal; all or nothing."""
     table = None
     if table_id:
@@ -105,7 +114,7 @@ def import_command(source, copy, table_id):
 
 @click.command("rebuild-records")
 @with_appcontext
-def rebuild_records_command():
+def rebuild_records_command() -> None:
     """Write every per-seat deal record and won flag again from the stored deals."""
     rows = records.rebuild()
     click.echo(f"Rebuilt {rows} per-seat deal records.")

@@ -3,13 +3,14 @@
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body accepted (an import raises it for its own upload)."""
 
-DEFAULTS = {
+DEFAULTS: dict[str, Any] = {
     "SQLALCHEMY_DATABASE_URI": None,
     "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
     "SESSION_COOKIE_HTTPONLY": True,
@@ -71,7 +72,7 @@ LOCK_TIMEOUT_MS = 5000
 """How long a PostgreSQL statement waits for a lock before the request answers 503."""
 
 
-def engine_options(url: str) -> dict:
+def engine_options(url: str) -> dict[str, Any]:
     """Return SQLAlchemy engine options for this database: on PostgreSQL a lock timeout,
     so a write that cannot get its lock answers 503 instead of waiting for the worker's end."""
     if url.startswith("postgresql"):
@@ -90,7 +91,7 @@ ROW_CACHE_THRESHOLD = 30_000
 """Rows kept per worker: some thirty for each of a thousand games in play (about 60 MB)."""
 
 
-def row_cache(app: Flask) -> dict:
+def row_cache(app: Flask) -> dict[str, Any]:
     """Return the settings of the rows' cache: the pages' cache, with room for more entries."""
     settings = {key: value for key, value in app.config.items() if key.startswith("CACHE_")}
     settings["CACHE_THRESHOLD"] = max(settings.get("CACHE_THRESHOLD", 0), ROW_CACHE_THRESHOLD)
