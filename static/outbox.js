@@ -3,7 +3,9 @@
    a reload and a closed tab), shown as saved on this phone but not sent yet, and sent by
    itself, oldest first and with the deal number it was entered as, as soon as the server
    answers again. A kept deal the server will not take (another phone saved that number, or
-   the rules refuse it) stays kept and shown until the scorekeeper chooses what to do.
+   the rules refuse it) stays kept and shown until the scorekeeper chooses what to do: for
+   a deal another phone saved first, both deals are shown, and the choice is to keep theirs
+   and drop mine, to add mine as the next deal, or to correct theirs to mine.
    Every page works without this file: the form then posts as it always did. */
 (function () {
   "use strict";
@@ -163,21 +165,49 @@
       var values = { n: entry.number, why: entry.why || text("unknown") };
       line.textContent = text(entry.state, values);
       item.appendChild(line);
+      if (entry.state === "conflict" || entry.state === "correcting") { item.appendChild(both(entry)); }
       if (entry.state === "conflict" || entry.state === "refused") {
         var actions = document.createElement("div");
         actions.className = "actions";
+        if (entry.state === "conflict" && entry.theirs) {
+          /* Another phone saved this number: the same hand most often, so theirs first. */
+          actions.appendChild(button(text("keepTheirs"), "discard", entry.key));
+        }
         if (entry.state === "conflict" && entry.next) {
-          actions.appendChild(button(text("asNext"), "next", entry.key));
+          actions.appendChild(button(text("asNext", { n: entry.next }), "next", entry.key));
+        }
+        if (entry.state === "conflict" && entry.theirs && entry.mine) {
+          actions.appendChild(button(text("correct", values), "correct", entry.key));
         }
         if (entry.state === "refused") {
           actions.appendChild(button(text("toForm"), "form", entry.key));
         }
-        actions.appendChild(button(text("discard"), "discard", entry.key));
+        if (!(entry.state === "conflict" && entry.theirs)) {
+          actions.appendChild(button(text("discard"), "discard", entry.key));
+        }
         item.appendChild(actions);
       }
       list.appendChild(item);
     });
     element.hidden = mine.length === 0;
+  }
+
+  /* Both deals of a conflict, as the server described them when it refused this one: the
+     one stored (theirs) and the one kept here (mine, as that deal). */
+  function both(entry) {
+    var list = document.createElement("dl");
+    list.className = "outbox-both";
+    [["theirsTitle", entry.theirs, "theirs"], ["mineTitle", entry.mine, "mine"]].forEach(function (row) {
+      if (!row[1]) { return; }
+      var term = document.createElement("dt");
+      term.textContent = text(row[0], { n: entry.number });
+      var what = document.createElement("dd");
+      what.className = "outbox-" + row[2];
+      what.textContent = row[1];
+      list.appendChild(term);
+      list.appendChild(what);
+    });
+    return list;
   }
 
   /* The form on the page is for the deal after the last one kept. */
@@ -341,7 +371,7 @@
     for (var i = 0; i < kept.length; i += 1) {
       var entry = kept[i];
       if (held[entry.game]) { continue; }
-      if (entry.state === "waiting") { return entry; }
+      if (entry.state === "waiting" || entry.state === "correcting") { return entry; }
       held[entry.game] = true;
     }
     return null;
@@ -355,18 +385,32 @@
       if (message && seen.indexOf(message) < 0) { seen.push(message); }
     });
     var entry = page.querySelector("#deal-entry[data-number]");
-    return { why: seen.join(" "), next: entry ? Number(entry.dataset.number) : null };
+    function said(selector) {
+      var element = page.querySelector(selector);
+      return element ? element.textContent.replace(/\s+/g, " ").trim() : null;
+    }
+    return {
+      why: seen.join(" "),
+      next: entry ? Number(entry.dataset.number) : null,
+      theirs: said("#deal-conflict .conflict-saved"),
+      mine: said("#deal-conflict .conflict-mine"),
+    };
   }
 
+  /* A kept deal goes as the form's post (saying it was kept, so that a 409 describes it
+     too); a correction of theirs to mine as the correction page's post for that deal. */
   function post(entry) {
+    var correcting = entry.state === "correcting";
+    var body = new URLSearchParams(entry.body);
+    if (!correcting) { body.set("kept", "1"); }
     var options = {
       method: "POST",
-      body: entry.body,
+      body: body.toString(),
       credentials: "same-origin",
       headers: { "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true" },
     };
     if (window.AbortSignal && AbortSignal.timeout) { options.signal = AbortSignal.timeout(ANSWER_WITHIN); }
-    return fetch(entry.url, options);
+    return fetch(correcting ? entry.url + "/" + entry.number + "/edit" : entry.url, options);
   }
 
   function catchUp(game) {
@@ -381,14 +425,27 @@
     if (!entry) { return null; }
     return post(entry).then(function (response) {
       if (response.ok) {
-        return drop(entry.key).then(function () { catchUp(entry.game); return sendNext(); });
+        return drop(entry.key).then(function () {
+          catchUp(entry.game);
+          if (entry.state === "correcting" && entry.game === pageGame()) { say(text("corrected", { n: entry.number }), ""); }
+          return sendNext();
+        });
       }
       if (response.status >= 500 || response.status === 429) { return null; } /* later */
       return response.text().then(function (html) {
         var found = reasons(html);
-        entry.state = response.status === 409 ? "conflict" : "refused";
-        entry.why = found.why;
-        entry.next = response.status === 409 ? found.next : null;
+        if (entry.state === "correcting") {
+          /* The correction was refused (a later deal could not stay, say): back to the
+             choice, with the server's reason. */
+          entry.state = "conflict";
+          entry.why = found.why;
+        } else {
+          entry.state = response.status === 409 ? "conflict" : "refused";
+          entry.why = found.why;
+          entry.next = response.status === 409 ? found.next : null;
+          entry.theirs = response.status === 409 ? found.theirs : null;
+          entry.mine = response.status === 409 ? found.mine : null;
+        }
         return put([entry]).then(function () { catchUp(entry.game); return sendNext(); });
       });
     }, function () { return null; }); /* no answer: try again later */
@@ -411,7 +468,7 @@
       var params = new URLSearchParams(e.body);
       var number = e.number + shift;
       params.set("number", String(number));
-      return Object.assign({}, e, { number: number, body: params.toString(), state: e.key === entry.key ? "waiting" : e.state, why: "", next: null });
+      return Object.assign({}, e, { number: number, body: params.toString(), state: e.key === entry.key ? "waiting" : e.state, why: "", next: null, theirs: null, mine: null });
     });
     return put(moved).then(send);
   }
@@ -441,9 +498,16 @@
     if (!entry) { return; }
     var action = target.dataset.outbox;
     if (action === "discard") {
-      drop(entry.key).then(function () { fitAfterDiscard(entry.game); send(); });
+      drop(entry.key).then(function () {
+        if (entry.state === "conflict" && entry.theirs) { say(text("dropped", { n: entry.number }), ""); }
+        fitAfterDiscard(entry.game);
+        send();
+      });
     } else if (action === "next") {
       asNext(entry);
+    } else if (action === "correct") {
+      /* Kept as chosen before it is sent: a reload on the way sends the correction again. */
+      put([Object.assign({}, entry, { state: "correcting" })]).then(send);
     } else if (action === "form") {
       toForm(entry);
     }

@@ -313,6 +313,9 @@ class DealForm(_RuleErrors, FlaskForm):
     number = HiddenField()
     conflict: int | None = None
     """The deal number now next, when the one this form was for was saved meanwhile."""
+    mine: dict | None = None
+    """In conflict, for a deal kept on the phone: what its entry would be as the deal it
+    was for (the history's view), shown beside what the other phone saved."""
     described = ()
     """The ruleset's entry fields, in the order the form shows them."""
 

@@ -34,7 +34,7 @@ from scorekeeper.web.forms import (
     options,
     scoring_sides,
 )
-from scorekeeper.web.game_page import DECIDED_LABELS, game_context, next_deal_form
+from scorekeeper.web.game_page import DECIDED_LABELS, deal_view, game_context, next_deal_form
 from scorekeeper.web.htmx import render, wants_fragment
 
 bp = Blueprint("games", __name__)
@@ -43,6 +43,9 @@ RECENT_LINEUPS = 10
 """How many of this browser's recent line-ups the new-game page offers, newest first."""
 REFILL = "refill"
 """Session key: the entry of a deal just undone, for the next page of its game to show."""
+KEPT = "kept"
+"""Form field the phone adds when it sends a deal it kept (static/outbox.js): a 409 then
+also describes that deal, for the phone to show beside the one saved meanwhile."""
 errors.register_game_errors(bp)
 
 
@@ -157,6 +160,8 @@ def add_deal(game_id):
             status = 409
             game = game_or_404(game_id)
             form = _deal_form(game, form=form)
+            if request.form.get(KEPT):
+                form.mine = _kept_deal_view(game, exc.sent, entry)
         except errors.REFUSALS as exc:
             refusal = errors.refused(form, exc)
             status, headers = refusal.status, refusal.headers
@@ -238,6 +243,11 @@ def correct(game_id, number):
     elif form.validate_on_submit() and (entry := _entry_of(form)) is not None:
         entry = {**entry, "number": number}
         status = 422
+        if _saved_already(game.id, number, entry):
+            # Nothing to change (a correction sent again when its answer was lost, or saved
+            # as it was): nothing is stored, and the change log gets no empty correction.
+            flash(_("Deal %(n)s already holds this entry; nothing was changed.", n=number))
+            return redirect(url_for("games.show", game_id=game.id, _anchor="scoreboard"), 303)
         try:
             games.correct_deal(game, number, entry, device=keyring.device())
         except games.NoSuchDeal:
@@ -615,6 +625,30 @@ def _saved_already(game_id: str, number: int | None, entry: dict[str, object]) -
     except engine.RuleViolation:
         return False
     return json.loads(json.dumps(sent.to_json())) == deal.entry
+
+
+def _kept_deal_view(game: Game, number: int | None, entry: dict[str, object]) -> dict | None:
+    """Return the history's view of a kept deal as deal `number`, or None if it is none.
+
+    The deal another phone saved under that number is replaced, nothing stored, to see
+    what this entry would have been in its place (what "correct theirs to mine" makes of
+    it); past the last deal, it is worked out as the next deal.
+    """
+    config = games.game_config(game)
+    entry = {name: value for name, value in entry.items() if name != "number"}
+    result: engine.DealResult | None
+    try:
+        if number is not None and 1 <= number <= len(game.deals):
+            results, _after = games.preview_correction(game, number, entry)
+            result = results[number - 1]
+        else:
+            state = games.game_state(game)
+            result = engine.apply_deal(state, engine.parse_entry(config, entry)).last
+    except engine.RuleViolation:
+        return None
+    if result is None:
+        return None
+    return deal_view(config, scoring_sides(config), result)
 
 
 def _saved_message(deal):

@@ -163,7 +163,7 @@ def test_a_kept_deal_another_phone_numbered_first_stays_until_the_scorekeeper_ch
     editor.wait_for_timeout(1000)
     assert [d["number"] for d in deals(live_server, game)] == [1]
 
-    editor.locator("#kept-1").get_by_role("button", name="Save as next deal").click()
+    editor.locator("#kept-1").get_by_role("button", name="Add mine as deal 2").click()
     expect(editor.locator("#outbox")).to_be_hidden(timeout=10000)
     stored = deals(live_server, game)
     assert [(d["number"], d["bidder"]) for d in stored] == [(1, None), (2, 1)]
@@ -184,7 +184,7 @@ def test_a_kept_deal_the_rules_refuse_goes_back_to_the_form_and_is_saved_from_th
     phone.set_offline(False)
     line = editor.locator("#kept-1")
     expect(line).to_contain_text("Deal 1 was not saved:", timeout=10000)
-    expect(line.get_by_role("button", name="Save as next deal")).to_have_count(0)
+    expect(line.get_by_role("button", name="Add mine as deal 2")).to_have_count(0)
     line.get_by_role("button", name="Back to the form").click()
     expect(line).to_contain_text("Deal 1 is back in the form")
     expect(editor.get_by_role("heading", name="Deal 1", exact=True)).to_be_visible()
@@ -406,5 +406,5 @@ def test_a_save_on_its_way_when_another_phones_deal_arrives_is_kept_if_it_fails(
     again.fulfill(response=again.fetch())
     phone.unroute("**/deals")
     expect(line).to_contain_text("Deal 1 was not sent:")
-    expect(line.get_by_role("button", name="Save as next deal")).to_be_visible()
+    expect(line.get_by_role("button", name="Add mine as deal 2")).to_be_visible()
     assert [(d["number"], d["thrown_in"]) for d in deals(live_server, game)] == [(1, True)]
