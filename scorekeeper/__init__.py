@@ -7,7 +7,6 @@ from typing import Any
 from flask import Flask
 
 from scorekeeper import config
-from scorekeeper.application import Application
 from scorekeeper.extensions import (
     babel,
     cache,
@@ -18,6 +17,7 @@ from scorekeeper.extensions import (
     migrate,
     row_cache,
 )
+from scorekeeper.http.fast.application import Application
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -54,13 +54,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 def register_extensions(app: Flask) -> None:
     """Bind the extension objects to this app."""
+    from scorekeeper.http import languages
+    from scorekeeper.http.fast import sessions
     from scorekeeper.store import (
         models,  # noqa: F401  (models must be known to migrations)
         postgresql,
         sqlite,
         versions,
     )
-    from scorekeeper.web import i18n, sessions
+    from scorekeeper.web import i18n
 
     sessions.init_app(app)
     db.init_app(app)
@@ -69,7 +71,7 @@ def register_extensions(app: Flask) -> None:
     versions.init_app(app)
     migrate.init_app(app, db, directory=str(Path(app.root_path).parent / "migrations"))
     csrf.init_app(app)
-    babel.init_app(app, locale_selector=i18n.select_locale)
+    babel.init_app(app, locale_selector=languages.select_locale)
     i18n.init_app(app)
     limiter.init_app(app)
     cache.init_app(app)
@@ -111,7 +113,9 @@ def register_error_pages(app: Flask) -> None:
 
 def register_page_helpers(app: Flask) -> None:
     """Give the templates their helpers and every response its security headers."""
-    from scorekeeper.web import ahead, changes, charts, rows, security
+    from scorekeeper.http import security
+    from scorekeeper.http.fast import ahead, rows
+    from scorekeeper.web import changes, charts
 
     changes.init_app(app)
     rows.init_app(app)

@@ -40,9 +40,9 @@ DEFAULTS: dict[str, Any] = {
     # Of those, the streams one client address may hold (0: no limit): a table's phones,
     # a club's behind one router, but not a worker's every stream.
     "LIVE_STREAMS_PER_ADDRESS": 100,
-    # Rendered pages and documents, keyed by the game's version (scorekeeper/web/cache.py):
+    # Rendered pages and documents, keyed by the game's version (scorekeeper/http/cache.py):
     # in each worker's memory, or in Redis when FLASK_CACHE_REDIS_URL is set.
-    "CACHE_TYPE": "scorekeeper.memory.MemoryCache",
+    "CACHE_TYPE": "scorekeeper.http.fast.memory.MemoryCache",
     "CACHE_DEFAULT_TIMEOUT": 600,
     "CACHE_THRESHOLD": 2000,
     # Only what is worth it: a cheap compression level, nothing under 500 bytes. Files sent

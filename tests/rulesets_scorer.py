@@ -1,9 +1,10 @@
 """An independent scorer and entry generator for the six newer rulesets.
 
-Written from RULES.md §2-§4 and API.md "Other rulesets" alone, without reading
-scorekeeper.engine: who scores each point, made or set, the dealer's rotation, smucks
-and each ruleset's win check. tests/test_api_rulesets_scoring.py plays random games
-through the API and asks this module what every deal and the game should come to.
+Written from docs/rules.md ("Six-Handed Schmier" through "Five-Handed Euchre") and
+docs/api.md ("Other rulesets") alone, without reading scorekeeper.engine: who scores
+each point, made or set, the dealer's rotation, smucks and each ruleset's win check.
+tests/test_api_rulesets_scoring.py plays random games through the API and asks this
+module what every deal and the game should come to.
 """
 
 from __future__ import annotations

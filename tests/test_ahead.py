@@ -1,4 +1,4 @@
-"""The answers given ahead of Flask (scorekeeper/web/ahead.py), each exactly the app's own.
+"""The answers given ahead of Flask (scorekeeper/http/fast/ahead.py), each exactly the app's own.
 
 An unchanged poll, a viewer's kept game page and the API's kept game document are
 answered without reaching the app; every test here that says so compares the answer with
@@ -17,8 +17,8 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from scorekeeper.extensions import db, limiter
+from scorekeeper.http.fast.ahead import AheadOfFlask
 from scorekeeper.store import games
-from scorekeeper.web.ahead import AheadOfFlask
 from tests.conftest import BOTH, DEAL, make_app
 
 BACKENDS = BOTH

@@ -1,10 +1,10 @@
 """Random games of the six newer rulesets through the API, checked against a scorer of our own.
 
-tests/rulesets_scorer.py reads RULES.md §2-§4 and API.md afresh, independent of
+tests/rulesets_scorer.py reads docs/rules.md and docs/api.md afresh, independent of
 scorekeeper.engine. Every deal's dealer, deltas, scores, bidder, bid, made, bidders,
 points and game, and each game's end (status, winners, decided_by, next dealer, teams,
 smucks) must agree, after plain entries, corrections and undo alike; the engine alone
-plays many more games against it. Then API.md's refusals, field by field, and literal
+plays many more games against it. Then docs/api.md's refusals, field by field, and literal
 games for the win-check branches random play rarely reaches.
 """
 

@@ -1,8 +1,9 @@
 """Random whole games through the API, checked deal by deal against a scorer written here.
 
-The scorer below is RULES.md §1 read afresh, independent of scorekeeper.engine: who
-scores each point, made or set, the dealer's rotation and the win check with its
-house rules. Every deal's dealer, deltas and scores and the final outcome must agree.
+The scorer below is docs/rules.md ("Five-Handed Schmier") read afresh, independent of
+scorekeeper.engine: who scores each point, made or set, the dealer's rotation and the
+win check with its house rules. Every deal's dealer, deltas and scores and the final
+outcome must agree.
 """
 
 import random

@@ -305,7 +305,7 @@ def test_players_names_stay_escaped_in_earlier_deals(client, api):
 
 def test_phones_asking_at_once_for_a_new_version_have_it_made_once(app):
     """When a deal is saved every phone asks at once: one request makes it, the rest wait."""
-    from scorekeeper.web import cache
+    from scorekeeper.http import cache
 
     made = []
     barrier = threading.Barrier(6)
@@ -332,7 +332,7 @@ def test_phones_asking_at_once_for_a_new_version_have_it_made_once(app):
 
 
 def test_an_answer_that_is_not_kept_is_made_again(app):
-    from scorekeeper.web import cache
+    from scorekeeper.http import cache
 
     made = []
 
@@ -419,7 +419,7 @@ def test_a_page_made_outside_the_page_cache_keeps_no_rows(app, api):
 def test_every_process_with_the_same_secret_marks_the_csrf_token_alike(app):
     """A page stored in a shared cache by one process is sent by another: same marker."""
     from scorekeeper import create_app
-    from scorekeeper.web import cache
+    from scorekeeper.http import cache
 
     other = create_app({**app.config, "SECRET_KEY": app.config["SECRET_KEY"]})
     stranger = create_app({**app.config, "SECRET_KEY": "another secret"})
@@ -435,7 +435,7 @@ def test_a_page_the_same_for_every_browser_is_compressed_once(app, client, api, 
     """Every phone accepts compression: a viewer's page is compressed once per version."""
     import brotli
 
-    from scorekeeper.web import cache
+    from scorekeeper.http import cache
 
     made = []
     compressed = cache.compressed

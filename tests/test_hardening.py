@@ -23,8 +23,8 @@ from flask_limiter.constants import ConfigVars
 from sqlalchemy import func, make_url, select
 from werkzeug.test import TestResponse
 
-from scorekeeper import ratelimits
 from scorekeeper.extensions import db, limiter
+from scorekeeper.http import ratelimits
 from scorekeeper.store import exchange, limits, sqlite
 from scorekeeper.store.models import CardTable, Change, Deal, Game, TablePlayer
 from tests.conftest import BOTH, DEAL, DEAL_FORM, EXAMPLE_DEAL, FIVE, Api, _libpq, make_app

@@ -21,6 +21,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 from scorekeeper import engine
+from scorekeeper.http import languages
 from scorekeeper.web import i18n
 from tests.test_pages import BOB, DEAL_1_WRONG, group, post_deal, start_game
 
@@ -31,7 +32,7 @@ WORKED_GAMES = [
     for name in ("five-handed-games.json", "other-rulesets-games.json")
     for game in json.loads((ROOT / "tests" / "data" / name).read_text("utf-8"))
 ]
-TRANSLATED = sorted(code for code in i18n.LANGUAGES if code != i18n.DEFAULT)
+TRANSLATED = sorted(code for code in languages.LANGUAGES if code != languages.DEFAULT)
 PLACEHOLDER = re.compile(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?([diouxXeEfFgGcrs%])")
 
 
@@ -126,7 +127,7 @@ def test_unknown_accept_language_falls_back_to_english(client, header):
     ],
 )
 def test_best_match_takes_the_most_preferred_offered_language(header, expected):
-    assert i18n.best_match(parse_accept_header(header, LanguageAccept)) == expected
+    assert languages.best_match(parse_accept_header(header, LanguageAccept)) == expected
 
 
 def test_chooser_switches_language_without_javascript_and_keeps_it(client):

@@ -1,4 +1,4 @@
-"""The in-process cache of pages and rows (scorekeeper/memory.py): least recently used out
+"""The in-process cache of pages and rows (scorekeeper/http/fast/memory.py): least recently used out
 first, entries gone after their time, and Flask-Caching's calls all answered."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from scorekeeper.extensions import cache, row_cache
-from scorekeeper.memory import MemoryCache
+from scorekeeper.http.fast.memory import MemoryCache
 
 
 class Clock:

@@ -2,7 +2,7 @@
 
 import re
 
-from scorekeeper.web.security import HTMX_CDN_URL
+from scorekeeper.http.security import HTMX_CDN_URL
 
 
 def worker_values(source):

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from scorekeeper.web.security import HTMX_CDN_URL, HTMX_FILE, HTMX_INTEGRITY
+from scorekeeper.http.security import HTMX_CDN_URL, HTMX_FILE, HTMX_INTEGRITY
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed"]
 ANN, BOB, CY, DI, ED = range(5)

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import engine
-from scorekeeper.web import i18n, rulebook
+from scorekeeper.http import languages
+from scorekeeper.web import rulebook
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 TRANSLATED = sorted(p.name.split(".")[1] for p in DOCS.glob("rules.*.md"))
@@ -33,23 +34,23 @@ def shape(language):
 
 
 def test_every_language_of_the_pages_has_its_rule_book():
-    assert sorted(code for code in i18n.LANGUAGES if code != i18n.DEFAULT) == TRANSLATED
+    assert sorted(code for code in languages.LANGUAGES if code != languages.DEFAULT) == TRANSLATED
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_a_translation_has_every_section_anchor_and_link_of_the_english_book(within, language):
     assert rulebook.book_path(language).name == f"rules.{language}.md"
-    english, translated = shape(i18n.DEFAULT), shape(language)
+    english, translated = shape(languages.DEFAULT), shape(language)
     assert [s[0] for s in translated] == [s[0] for s in english], "sections differ"
     for mine, theirs in zip(translated, english, strict=True):
         assert mine == theirs, f"section {theirs[0]}: {mine} is not {theirs}"
-    assert rulebook.anchors(language) == rulebook.anchors(i18n.DEFAULT)
+    assert rulebook.anchors(language) == rulebook.anchors(languages.DEFAULT)
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
 @pytest.mark.parametrize("ruleset", engine.rulesets(), ids=lambda r: r.id)
 def test_each_win_check_has_the_same_steps_in_every_language(within, language, ruleset):
-    english = rulebook.win_steps(ruleset.id, i18n.DEFAULT)
+    english = rulebook.win_steps(ruleset.id, languages.DEFAULT)
     translated = rulebook.win_steps(ruleset.id, language)
     assert english, "the English win check lost its steps"
     assert [(s.number, s.anchor, s.decided_by) for s in translated] == [
@@ -60,7 +61,7 @@ def test_each_win_check_has_the_same_steps_in_every_language(within, language, r
 
 
 def test_a_language_without_a_book_reads_the_english_one(within):
-    assert rulebook.book_path("nl") == rulebook.book_path(i18n.DEFAULT) == DOCS / "rules.md"
+    assert rulebook.book_path("nl") == rulebook.book_path(languages.DEFAULT) == DOCS / "rules.md"
 
 
 @pytest.mark.parametrize("language", TRANSLATED)

@@ -12,9 +12,9 @@ from sqlalchemy import text
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.http.security import HTMX_CDN_URL, HTMX_FILE
 from scorekeeper.store import tokens
 from scorekeeper.web import links
-from scorekeeper.web.security import HTMX_CDN_URL, HTMX_FILE
 from tests.conftest import DEAL, DEAL_FORM
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
@@ -234,7 +234,7 @@ def test_pages_carrying_an_edit_token_are_never_cached(editor, viewer, game):
 def test_a_security_header_a_response_chose_itself_is_kept(app):
     from flask import Response
 
-    from scorekeeper.web import security
+    from scorekeeper.http import security
 
     chosen = Response("x", headers={"content-security-policy": "default-src 'none'"})
     with app.test_request_context("/"):

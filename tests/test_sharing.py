@@ -9,7 +9,8 @@ from flask import template_rendered
 from sqlalchemy import event
 
 from scorekeeper.extensions import db
-from scorekeeper.web import changes, devices, links
+from scorekeeper.http import devices
+from scorekeeper.web import changes, links
 from tests.conftest import DEAL, DEAL_FORM
 
 ANDROID_CHROME = (

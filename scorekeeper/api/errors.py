@@ -17,12 +17,10 @@ from flask_limiter.errors import RateLimitExceeded
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
-from scorekeeper import bodies, engine, ratelimits
+from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.store import busy, games
-
-PREFIX = "/api"
-"""Every address under this answers in the API's shape, errors included."""
+from scorekeeper.http import API_PREFIX, bodies, ratelimits
+from scorekeeper.store import busy, games, lookup
 
 # A too-large body is read and thrown away up to this much, so the client sees the 413
 # instead of a connection reset; beyond it the connection is simply closed.
@@ -85,7 +83,7 @@ def json_response(
 
 def is_api_path(path: str) -> bool:
     """Return whether an address belongs to the API (and so answers errors as JSON)."""
-    return path == PREFIX or path.startswith(PREFIX + "/")
+    return path == API_PREFIX or path.startswith(API_PREFIX + "/")
 
 
 # ---------------------------------------------------------------- checks before the views
@@ -160,6 +158,7 @@ def register_handlers(bp: Blueprint) -> None:
     bp.register_error_handler(games.NumberConflict, number_conflict)
     bp.register_error_handler(games.NotLastDeal, not_last_deal)
     bp.register_error_handler(games.NoSuchDeal, no_such_deal)
+    bp.register_error_handler(lookup.Missing, missing)
     bp.register_error_handler(games.GameFull, game_full)
     bp.register_error_handler(OperationalError, database_error)
     bp.register_error_handler(HTTPException, http_error)
@@ -216,6 +215,12 @@ def no_such_deal(error: games.NoSuchDeal) -> Response:
     return _not_found(str(error))
 
 
+def missing(error: lookup.Missing) -> Response:
+    """Answer 404 for a game, deal or table the store does not have, in the store's words."""
+    db.session.rollback()
+    return _not_found(str(error))
+
+
 def game_full(error: games.GameFull) -> Response:
     """Answer 409: the game holds as many deals or changes as a game may."""
     db.session.rollback()
@@ -242,7 +247,7 @@ def busy_response(message: str = busy.MESSAGE) -> Response:
 
 
 def http_error(error: HTTPException) -> Response:
-    """Answer any HTTP error (a 404 from a lookup, a 500 …) in the API's shape."""
+    """Answer any HTTP error (a 405, a 500 â¦) in the API's shape."""
     db.session.rollback()
     if isinstance(error, RequestEntityTooLarge):
         return _too_large()

@@ -6,7 +6,7 @@ import re
 
 from flask import Blueprint, Response, current_app, request, url_for
 
-from scorekeeper import engine, ratelimits
+from scorekeeper import engine
 from scorekeeper.api.errors import (
     ApiError,
     json_body,
@@ -14,12 +14,12 @@ from scorekeeper.api.errors import (
     register_handlers,
     require_bearer,
 )
+from scorekeeper.http import API_V1, cache, devices, ratelimits
 from scorekeeper.store import games, tables
-from scorekeeper.store.lookup import deal_or_404, game_or_404, stamp_or_404
+from scorekeeper.store.lookup import require_deal, require_game, require_stamp
 from scorekeeper.store.models import Game
-from scorekeeper.web import cache, devices
 
-bp = Blueprint("api", __name__, url_prefix="/api/v1")
+bp = Blueprint("api", __name__, url_prefix=API_V1)
 register_handlers(bp)
 
 DEAL_NUMBER = re.compile(r"[0-9]{1,9}")
@@ -86,7 +86,7 @@ def rematch(game_id: str) -> Response:
     Same players, seats, rules, target and table; the seat after the last dealer deals
     first. The next game keeps this game's edit token.
     """
-    game = game_or_404(game_id, deals=False)
+    game = require_game(game_id, deals=False)
     _require_edit_token(game)
     next_game, started = tables.rematch(game)
     document = games.game_document(next_game)
@@ -97,29 +97,24 @@ def rematch(game_id: str) -> Response:
 @bp.get("/games/<game_id>", endpoint="game")
 def read_game(game_id: str) -> Response:
     """Answer the game document, every deal included; built once per version of the game."""
-    version, _ = stamp_or_404(game_id)
+    version, _ = require_stamp(game_id)
     return cache.document(
-        document_key(game_id, version),
-        lambda: json_response(games.game_document(game_or_404(game_id))),
+        cache.document_key(game_id, version),
+        lambda: json_response(games.game_document(require_game(game_id))),
     )
-
-
-def document_key(game_id: str, version: int) -> str:
-    """Return the cache key of the game document at this version (the same for everyone)."""
-    return f"api-game|{game_id}|{version}"
 
 
 @bp.get("/games/<game_id>/deals", endpoint="deals")
 def list_deals(game_id: str) -> Response:
     """List the game's deal documents, oldest first."""
-    return json_response([games.deal_document(d) for d in game_or_404(game_id).deals])
+    return json_response([games.deal_document(d) for d in require_game(game_id).deals])
 
 
 @bp.post("/games/<game_id>/deals")
 @ratelimits.changing
 def add_deal(game_id: str) -> Response:
     """Store the next deal; answer its document."""
-    game = game_or_404(game_id, deals=False)
+    game = require_game(game_id, deals=False)
     _require_edit_token(game)
     body = json_body()
     deal = games.add_deal(game, body, device=_device())
@@ -131,18 +126,18 @@ def add_deal(game_id: str) -> Response:
 @bp.get("/games/<game_id>/deals/<number>", endpoint="deal")
 def read_deal(game_id: str, number: str) -> Response:
     """Answer one deal's document."""
-    game = game_or_404(game_id, deals=False)
-    return json_response(games.deal_document(deal_or_404(game, _deal_number(number))))
+    game = require_game(game_id, deals=False)
+    return json_response(games.deal_document(require_deal(game, _deal_number(number))))
 
 
 @bp.put("/games/<game_id>/deals/<number>")
 @ratelimits.changing
 def correct_deal(game_id: str, number: str) -> Response:
     """Correct a deal; every later deal and the outcome are worked out again."""
-    game = game_or_404(game_id, deals=False)
+    game = require_game(game_id, deals=False)
     _require_edit_token(game)
     deal_number = _deal_number(number)
-    deal_or_404(game, deal_number)
+    require_deal(game, deal_number)
     body = json_body()
     deal = games.correct_deal(game, deal_number, body, device=_device())
     return json_response(games.deal_document(deal))
@@ -152,9 +147,9 @@ def correct_deal(game_id: str, number: str) -> Response:
 @ratelimits.changing
 def undo_deal(game_id: str, number: str) -> Response:
     """Undo the last deal."""
-    game = game_or_404(game_id, deals=False)
+    game = require_game(game_id, deals=False)
     _require_edit_token(game)
     deal_number = _deal_number(number)
-    deal_or_404(game, deal_number)
+    require_deal(game, deal_number)
     games.undo_last_deal(game, deal_number, device=_device())
     return current_app.response_class(status=204)

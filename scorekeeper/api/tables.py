@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request, url_for
 
-from scorekeeper import engine, ratelimits
+from scorekeeper import engine
 from scorekeeper.api.errors import (
     ApiError,
     json_body,
@@ -16,12 +16,12 @@ from scorekeeper.api.errors import (
     register_handlers,
     require_bearer,
 )
+from scorekeeper.http import API_V1, params, ratelimits
 from scorekeeper.store import exchange, games, stats, tables
-from scorekeeper.store.lookup import table_or_404
+from scorekeeper.store.lookup import require_table
 from scorekeeper.store.models import CardTable
-from scorekeeper.web import params
 
-bp = Blueprint("api_tables", __name__, url_prefix="/api/v1/tables")
+bp = Blueprint("api_tables", __name__, url_prefix=f"{API_V1}/tables")
 register_handlers(bp)
 
 TABLE_FIELDS = ("name", "players")
@@ -67,13 +67,13 @@ def create_table() -> Response:
 @bp.get("/<table_id>", endpoint="table")
 def read_table(table_id: str) -> Response:
     """Answer the table: its name and regulars with games played and won."""
-    return json_response(tables.table_document(table_or_404(table_id)))
+    return json_response(tables.table_document(require_table(table_id)))
 
 
 @bp.get("/<table_id>/games")
 def list_games(table_id: str) -> Response:
     """List the table's games, newest first, a page at a time, filtered if asked."""
-    table = table_or_404(table_id)
+    table = require_table(table_id)
     outcome = request.args.get("outcome") or None
     if outcome is not None and outcome not in tables.OUTCOMES:
         message = "outcome is one of " + ", ".join(tables.OUTCOMES) + "."
@@ -95,7 +95,7 @@ def list_games(table_id: str) -> Response:
 @ratelimits.creating
 def start_game(table_id: str) -> Response:
     """Start a game at the table (body as POST /api/v1/games); answer it with its edit token."""
-    table = table_or_404(table_id)
+    table = require_table(table_id)
     _require_table_token(table)
     body = json_body()
     unknown = sorted(set(body) - set(games.SETTINGS))
@@ -111,7 +111,7 @@ def start_game(table_id: str) -> Response:
 @bp.post("/<table_id>/merge")
 def merge(table_id: str) -> Response:
     """Merge two spellings of one player: ``{"from": id, "into": id}``."""
-    table = table_or_404(table_id)
+    table = require_table(table_id)
     _require_table_token(table)
     body = json_body()
     wrong = {
@@ -133,14 +133,14 @@ def merge(table_id: str) -> Response:
 @bp.get("/<table_id>/stats")
 def table_stats(table_id: str) -> Response:
     """Answer every regular's statistics at this table."""
-    table = table_or_404(table_id)
+    table = require_table(table_id)
     return json_response(stats.table_stats(table))
 
 
 @bp.get("/<table_id>/export")
 def export(table_id: str) -> Response:
     """Answer the whole table as the lossless JSON export (``?format=csv`` for a sheet)."""
-    table = table_or_404(table_id)
+    table = require_table(table_id)
     if request.args.get("format") == "csv":
         return exchange.csv_response(exchange.table_csv(table), f"{table.name}.csv")
     return exchange.json_download(exchange.export_table(table), f"{table.name}.json")

@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 
 from scorekeeper import engine
 from scorekeeper.engine import FieldKind
-from scorekeeper.web import devices
+from scorekeeper.http import devices
 from scorekeeper.web.i18n import join_words, translate
 
 

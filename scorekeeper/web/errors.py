@@ -15,11 +15,12 @@ from flask_babel import gettext as _
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import HTTPException, MethodNotAllowed
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 
-from scorekeeper import engine, ratelimits
+from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.store import busy, games, limits
+from scorekeeper.http import ratelimits
+from scorekeeper.store import busy, games, limits, lookup
 
 PAGES = {
     404: (
@@ -55,12 +56,14 @@ def init_app(app: Flask) -> None:
     """
     app.register_error_handler(HTTPException, error_page)
     app.register_error_handler(OperationalError, database_error)
+    app.register_error_handler(lookup.Missing, missing)
 
 
 def register_game_errors(bp: Blueprint) -> None:
     """Explain, on a game's pages, view-only access, a missing game and a stale form."""
     bp.register_error_handler(403, game_forbidden)
     bp.register_error_handler(404, game_not_found)
+    bp.register_error_handler(lookup.Missing, game_not_found)
     bp.register_error_handler(CSRFError, stale_form)
 
 
@@ -78,6 +81,11 @@ def error_page(error: HTTPException):
     if isinstance(error, RateLimitExceeded):
         response.headers["Retry-After"] = ratelimits.retry_after(error)
     return response
+
+
+def missing(_error: lookup.Missing):
+    """Answer a game, deal or table the store does not have with the 404 page."""
+    return error_page(NotFound())
 
 
 def database_error(error: OperationalError):

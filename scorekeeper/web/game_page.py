@@ -13,8 +13,8 @@ from flask_babel import gettext as _
 
 from scorekeeper import engine
 from scorekeeper.engine import DealKind, FieldKind, Role, SideKind
+from scorekeeper.http import keyring
 from scorekeeper.store import games
-from scorekeeper.web import keyring
 from scorekeeper.web.forms import (
     HOUSE_RULE_VALUE_LABELS,
     SUIT_NAMES,
@@ -222,7 +222,7 @@ def _role_tag(rules, role, name, *, team):
 def history(config, deals):
     """Return the history's view of these deal documents, in their order.
 
-    Each view's ``key`` stands for everything its row shows (scorekeeper/web/rows.py): a
+    Each view's ``key`` stands for everything its row shows (scorekeeper/http/fast/rows.py): a
     digest of the stored deal, which a correction changes.
     """
     sides = scoring_sides(config)

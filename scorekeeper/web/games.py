@@ -20,11 +20,13 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from scorekeeper import engine, ratelimits
+from scorekeeper import engine
+from scorekeeper.http import cache, keyring, params, ratelimits
+from scorekeeper.http.htmx import render, wants_fragment
 from scorekeeper.store import exchange, games, tables
-from scorekeeper.store.lookup import deal_or_404, game_or_404
+from scorekeeper.store.lookup import require_deal, require_game
 from scorekeeper.store.models import Game
-from scorekeeper.web import cache, charts, errors, i18n, keyring, params, sheets
+from scorekeeper.web import charts, errors, i18n, sheets
 from scorekeeper.web.forms import (
     ConfirmForm,
     PutAtTableForm,
@@ -35,14 +37,11 @@ from scorekeeper.web.forms import (
     scoring_sides,
 )
 from scorekeeper.web.game_page import DECIDED_LABELS, deal_view, game_context, next_deal_form
-from scorekeeper.web.htmx import render, wants_fragment
 
 bp = Blueprint("games", __name__)
 
 RECENT_LINEUPS = 10
 """How many of this browser's recent line-ups the new-game page offers, newest first."""
-REFILL = "refill"
-"""Session key: the entry of a deal just undone, for the next page of its game to show."""
 KEPT = "kept"
 """Form field the phone adds when it sends a deal it kept (static/outbox.js): a 409 then
 also describes that deal, for the phone to show beside the one saved meanwhile."""
@@ -114,13 +113,13 @@ def show(game_id):
     """Show the scoreboard, the deal entry form (with edit rights) and the history."""
     version, can_edit = cache.version_and_rights(game_id)
     keyring.remember(keyring.RECENT_GAMES, game_id)
-    refill = session.get(REFILL)
+    refill = session.get(keyring.REFILL)
     if refill is not None and refill.get("game") == game_id:
         # Just after an undo: this browser's form holds the deal taken back (not cached).
-        session.pop(REFILL)
-        return _render_game(game_or_404(game_id), refill=refill["entry"])
+        session.pop(keyring.REFILL)
+        return _render_game(require_game(game_id), refill=refill["entry"])
     key = cache.key("game", game_id, version, can_edit)
-    return cache.page(key, lambda: _render_game(game_or_404(game_id)))
+    return cache.page(key, lambda: _render_game(require_game(game_id)))
 
 
 @bp.post("/games/<game_id>/deals")
@@ -133,7 +132,7 @@ def add_deal(game_id):
     "Discard mine" (`discard`) stores nothing, "Save mine as deal N" (`save_as`, the
     number now next) is the one way to store them as a later deal.
     """
-    game = game_or_404(game_id)
+    game = require_game(game_id)
     _require_edit(game)
     if request.form.get("discard"):
         flash(_("Your taps were discarded; nothing was saved."))
@@ -155,10 +154,10 @@ def add_deal(game_id):
             if _saved_already(game_id, exc.sent, entry):
                 # The same deal sent again (its answer was lost on a weak network, or the
                 # phone kept it and sent it once more): it is saved, and stays saved once.
-                return _saved(game_or_404(game_id), exc.sent)
+                return _saved(require_game(game_id), exc.sent)
             # Never saved as the next deal by this tap: the taps wait beside that deal.
             status = 409
-            game = game_or_404(game_id)
+            game = require_game(game_id)
             form = _deal_form(game, form=form)
             if request.form.get(KEPT):
                 form.mine = _kept_deal_view(game, exc.sent, entry)
@@ -166,7 +165,7 @@ def add_deal(game_id):
             refusal = errors.refused(form, exc)
             status, headers = refusal.status, refusal.headers
             if status == 503:
-                game = game_or_404(game_id)
+                game = require_game(game_id)
         else:
             return _saved(game, deal.number)
     response = _render_game(game, form=form, status=status)
@@ -181,7 +180,7 @@ def preview(game_id):
     The deal form asks for it (htmx) as its choices change; nothing is saved, and what the
     engine would refuse is listed quietly (the entry may simply not be finished yet).
     """
-    game = game_or_404(game_id)
+    game = require_game(game_id)
     _require_edit(game)
     form = _deal_form(game)
     state = games.game_state(game)
@@ -224,8 +223,8 @@ def preview(game_id):
 @ratelimits.changing
 def correct(game_id, number):
     """Correct a deal; every later score and the outcome are worked out again."""
-    game = game_or_404(game_id)
-    deal = deal_or_404(game, number)
+    game = require_game(game_id)
+    deal = require_deal(game, number)
     _require_edit(game)
     form = deal_form(
         games.game_config(game),
@@ -256,8 +255,8 @@ def correct(game_id, number):
             refusal = errors.refused(form, exc)
             status, headers = refusal.status, refusal.headers
             if status == 503:
-                game = game_or_404(game_id)
-                deal = deal_or_404(game, number)
+                game = require_game(game_id)
+                deal = require_deal(game, number)
         else:
             flash(_("Deal %(n)s corrected; the scores after it are worked out again.", n=number))
             # Straight to the new scores: the correction may have changed every one of them.
@@ -280,8 +279,8 @@ def correction_preview(game_id: str, number: int):
     after. The correction page asks for it (htmx) as its choices change, and its Preview
     button posts here without JavaScript: the whole page comes back, the preview in it.
     """
-    game = game_or_404(game_id)
-    deal = deal_or_404(game, number)
+    game = require_game(game_id)
+    deal = require_deal(game, number)
     _require_edit(game)
     form = deal_form(games.game_config(game), deal.result["dealer"], number=number)
     context = game_context(game)
@@ -353,8 +352,8 @@ def _correction_preview(game, number: int, form) -> dict:
 @ratelimits.changing
 def undo(game_id, number):
     """Take back the last deal (the page asked for confirmation first)."""
-    game = game_or_404(game_id)
-    deal = deal_or_404(game, number)
+    game = require_game(game_id)
+    deal = require_deal(game, number)
     _require_edit(game)
     form = ConfirmForm()
     if not form.validate_on_submit():
@@ -373,7 +372,7 @@ def undo(game_id, number):
         refill = entry
     if not wants_fragment():
         if refill is not None:
-            session[REFILL] = {"game": game.id, "entry": refill}
+            session[keyring.REFILL] = {"game": game.id, "entry": refill}
         return redirect(url_for("games.show", game_id=game.id), 303)
     return _render_game(game, status=status, refill=refill)
 
@@ -387,7 +386,7 @@ def rematch(game_id):
     Made once: a second tap, or another phone, reaches the same next game, which keeps
     this game's edit rights.
     """
-    game = game_or_404(game_id, deals=False)
+    game = require_game(game_id, deals=False)
     _require_edit(game)
     if not ConfirmForm().validate_on_submit():
         abort(400)
@@ -409,7 +408,7 @@ def follow_next(game_id):
     Every phone following a game is offered its next game by this link; it carries no
     rights of its own, it only moves the rights this browser holds to the next game.
     """
-    game = game_or_404(game_id, deals=False)
+    game = require_game(game_id, deals=False)
     next_game = games.get_game(game.next_game_id, deals=False) if game.next_game_id else None
     if next_game is None:
         return redirect(url_for("games.show", game_id=game.id), 303)
@@ -426,12 +425,12 @@ def put_at_table(game_id):
 
     Both rights are needed: to change the game, and to add to the table's games.
     """
-    game = game_or_404(game_id, deals=False)
+    game = require_game(game_id, deals=False)
     _require_edit(game)
     form = PutAtTableForm()
     mine = [
         table
-        for table in tables.get_tables(list(keyring.held(keyring.TABLE_TOKENS)))
+        for table in tables.get_tables(list(keyring.edit_tokens(keyring.TABLE_TOKENS)))
         if keyring.can_edit(keyring.TABLE_TOKENS, table)
     ]
     form.table.choices = options((table.id, table.name) for table in mine)
@@ -480,7 +479,7 @@ def _table_chosen(form, mine):
 @bp.get("/games/<game_id>/sheet")
 def sheet(game_id):
     """Show a game's score sheet: the deal-by-deal table and the chart, made to print."""
-    game = game_or_404(game_id)
+    game = require_game(game_id)
     state = games.game_state(game)
     document = games.game_document(game, state)
     players = [p["name"] for p in document["players"]]
@@ -504,14 +503,14 @@ def sheet(game_id):
 @bp.get("/games/<game_id>/export.json")
 def export_json(game_id):
     """Download one game as lossless JSON."""
-    game = game_or_404(game_id, deals=False)
+    game = require_game(game_id, deals=False)
     return exchange.json_download(exchange.export_game(game), f"game-{game.id}.json")
 
 
 @bp.get("/games/<game_id>/export.csv")
 def export_csv(game_id):
     """Download one game's deals, one row per deal per player."""
-    game = game_or_404(game_id, deals=False)
+    game = require_game(game_id, deals=False)
     return exchange.csv_response(exchange.game_csv(game), f"game-{game.id}.csv")
 
 
@@ -608,7 +607,7 @@ def _bad_number_message():
 
 def _saved(game: Game, number: int) -> ResponseReturnValue:
     """Answer a saved deal: its confirmation, then the game (a redirect without htmx)."""
-    flash(_saved_message(deal_or_404(game, number)))
+    flash(_saved_message(require_deal(game, number)))
     if not wants_fragment():
         return redirect(url_for("games.show", game_id=game.id), 303)
     return _render_game(game)
@@ -616,7 +615,7 @@ def _saved(game: Game, number: int) -> ResponseReturnValue:
 
 def _saved_already(game_id: str, number: int | None, entry: dict[str, object]) -> bool:
     """Return True when deal `number` is stored with exactly this entry."""
-    game = game_or_404(game_id)
+    game = require_game(game_id)
     deal = next((d for d in game.deals if d.number == number), None)
     if deal is None:
         return False

@@ -1,4 +1,9 @@
-"""The pages' language: chosen in the footer and kept in the session, else the browser's."""
+"""The pages' language: the chooser in the footer, the catalogs, engine messages translated.
+
+Which language a request gets (the one chosen and kept in the session, else the browser's)
+is decided one layer down, in scorekeeper/http/languages.py, for the pages and the layer
+ahead of Flask alike.
+"""
 
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -9,7 +14,6 @@ from flask import (
     current_app,
     g,
     has_app_context,
-    has_request_context,
     redirect,
     request,
     session,
@@ -21,25 +25,12 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
 from scorekeeper import engine
+from scorekeeper.http import languages
 
 bp = Blueprint("i18n", __name__)
 
 TRANSLATIONS = Path(__file__).parents[1] / "translations"
 """Where each language's catalog lives: ``<code>/LC_MESSAGES/messages.po`` (and ``.mo``)."""
-
-DEFAULT = "en"
-"""The language the messages are written in, used when nothing better matches."""
-
-LANGUAGES = {
-    "en": "English",
-    "fr": "Français",
-    "de": "Deutsch",
-    "id": "Bahasa Indonesia",
-}
-"""Every language the pages are offered in, by code, each named in itself for the chooser."""
-
-ALIASES = {"in": "id"}
-"""Old codes some browsers still send, mapped to the code the catalogs use."""
 
 
 def init_app(app):
@@ -69,46 +60,6 @@ def translations():
         return found
 
 
-def select_locale():
-    """Return this request's language: the one chosen, else the browser's best, else English."""
-    if not has_request_context():
-        return DEFAULT
-    code, negotiated = language_of(session, request.accept_languages)
-    if negotiated:
-        g.locale_negotiated = True
-    return code
-
-
-def language_of(held, accepted):
-    """Return the language `select_locale` gives, and whether it came from the browser.
-
-    For a request read outside Flask (scorekeeper/web/ahead.py): `held` is what its session
-    holds, `accepted` its parsed Accept-Language.
-    """
-    chosen = held.get("locale")
-    if chosen in LANGUAGES:
-        return chosen, False
-    return best_match(accepted) or DEFAULT, True
-
-
-def best_match(accepted):
-    """Return the offered language the browser prefers most, matching on the primary tag.
-
-    ``accepted`` is Werkzeug's ``LanguageAccept`` (best quality first): ``en-GB, de;q=0.5``
-    gives English, where Werkzeug's own ``best_match`` would take the exact ``de`` first.
-    """
-    for tag, quality in accepted:
-        if quality <= 0:
-            continue
-        if tag == "*":
-            return DEFAULT
-        primary = tag.replace("_", "-").split("-")[0].lower()
-        primary = ALIASES.get(primary, primary)
-        if primary in LANGUAGES:
-            return primary
-    return None
-
-
 @bp.get("/language/<code>")
 def choose(code):
     """Keep the language chosen in the footer for this browser and go back to the page.
@@ -116,7 +67,7 @@ def choose(code):
     A plain link, so it works without JavaScript and leaves view-only pages free of forms;
     all it changes is this browser's own choice of language.
     """
-    if code not in LANGUAGES:
+    if code not in languages.LANGUAGES:
         abort(404)
     session["locale"] = code
     session.permanent = True
@@ -148,7 +99,10 @@ def _safe_return(target):
 @bp.app_context_processor
 def language_context():
     """Give every page its language code (for ``<html lang>``) and the chooser's languages."""
-    return {"current_locale": str(get_locale() or DEFAULT), "languages": LANGUAGES}
+    return {
+        "current_locale": str(get_locale() or languages.DEFAULT),
+        "languages": languages.LANGUAGES,
+    }
 
 
 @bp.app_template_global()
@@ -167,20 +121,10 @@ def vary_by_language(response):
     back, and a first-time visitor's every page passes here.
     """
     if g.get("locale_negotiated"):
-        response.headers["Vary"] = vary_with(response.headers.get("Vary"), "Accept-Language")
+        response.headers["Vary"] = languages.vary_with(
+            response.headers.get("Vary"), "Accept-Language"
+        )
     return response
-
-
-def vary_with(vary, name):
-    """Return the text of a Vary header with `name` added, unless it names it already.
-
-    The answers made ahead of Flask (scorekeeper/web/ahead.py) add their names the same way.
-    """
-    if not vary:
-        return name
-    if name.lower() in {part.strip().lower() for part in vary.split(",")}:
-        return vary
-    return f"{vary}, {name}"
 
 
 def translate(value):

@@ -6,7 +6,7 @@ from flask import Blueprint, current_app, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from scorekeeper.web.i18n import DEFAULT
+from scorekeeper.http.languages import DEFAULT
 
 bp = Blueprint("install", __name__)
 

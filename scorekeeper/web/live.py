@@ -6,12 +6,12 @@ from any app instance), and the page then asks for its live parts once. While th
 is down (a proxy that buffers, a browser without EventSource, a process that already
 holds LIVE_STREAMS_MAX streams, or LIVE_STREAMS_PER_ADDRESS for the page's address) the
 page polls every 2 s instead: static/live.js switches between the two. A stream whose
-client hung up is let go at once (scorekeeper/web/hangups.py).
+client hung up is let go at once (scorekeeper/http/hangups.py).
 
 Asking for the live parts sends the ETag of what the page shows in ``If-None-Match`` (set
 by ``hx-headers``): an unchanged game costs one read of its version by primary key, and no
 loading of the game, templates or translations. A changed one is rendered once per
-version, language and rights (scorekeeper/web/cache.py) for every phone that follows it.
+version, language and rights (scorekeeper/http/cache.py) for every phone that follows it.
 
 The live page shows the last deals and the last changes; the earlier deals load on
 demand, a batch at a time, and the whole change log has its own page.
@@ -34,9 +34,11 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.http import quote_etag
 
+from scorekeeper.http import cache, hangups, params
+from scorekeeper.http.htmx import render, wants_fragment
 from scorekeeper.store import versions
-from scorekeeper.store.lookup import game_or_404
-from scorekeeper.web import cache, errors, hangups, params
+from scorekeeper.store.lookup import require_game
+from scorekeeper.web import errors
 from scorekeeper.web.game_page import (
     EARLIER_DEALS,
     RECENT_DEALS,
@@ -44,7 +46,6 @@ from scorekeeper.web.game_page import (
     history,
     next_deal_form,
 )
-from scorekeeper.web.htmx import render, wants_fragment
 
 bp = Blueprint("live", __name__)
 errors.register_game_errors(bp)
@@ -57,10 +58,6 @@ RETRY_MS = 2000
 KEEPALIVE_SECONDS = 25
 """How often an idle stream sends a comment, so that no proxy takes it for dead."""
 
-HISTORY_FROM = "X-History-From"
-"""The header in which a page that loaded earlier deals says the oldest one it shows
-(static/live.js), so that the live parts replacing its history keep them."""
-
 
 @bp.get("/games/<game_id>/live")
 def poll(game_id):
@@ -68,23 +65,25 @@ def poll(game_id):
     if not wants_fragment():
         return redirect(url_for("games.show", game_id=game_id), 303)
     version, can_edit = cache.version_and_rights(game_id)
-    etag = live_etag(version, can_edit)
+    etag = cache.live_etag(version, can_edit)
     if request.if_none_match.contains(etag):  # ahead.py answers most of these first
         return live_headers(make_response("", 304), etag)
     # The page was an editor's and this browser's token no longer works: say so where
     # the deal form is, or its next save would silently fail.
     revoked = not can_edit and request.headers.get("If-None-Match", "").endswith('-e"')
     # A page that loaded earlier deals keeps them: it says the oldest one it shows.
-    shown_from = params.parse_int(request.headers.get(HISTORY_FROM), None, 0, params.MAX_ID) or None
+    shown_from = (
+        params.parse_int(request.headers.get(cache.HISTORY_FROM), None, 0, params.MAX_ID) or None
+    )
 
     def render_live():
-        context = game_context(game_or_404(game_id))
+        context = game_context(require_game(game_id))
         if shown_from is not None and shown_from < context["recent_from"]:
             deals = context["game"]["deals"]
             context["history"] = history(context["config"], deals[shown_from - 1 :])
         form = next_deal_form(context)
         page = render_template("games/_live.html", revoked=revoked, form=form, **context)
-        return live_headers(make_response(page), live_etag(context["version"], can_edit))
+        return live_headers(make_response(page), cache.live_etag(context["version"], can_edit))
 
     key = cache.key("live", game_id, version, can_edit, revoked, shown_from or "")
     return cache.page(key, render_live)
@@ -100,11 +99,11 @@ def events(game_id):
     """
     seconds = current_app.config["LIVE_STREAM_SECONDS"]
     watcher = versions.watcher()
-    held = None
+    release = None
     if watcher.following() < current_app.config["LIVE_STREAMS_MAX"]:
         most = current_app.config["LIVE_STREAMS_PER_ADDRESS"]
-        held = _holders().take(request.remote_addr or "", most)
-    if held is None:
+        release = _holders().take(request.remote_addr or "", most)
+    if release is None:
         # Every connection of the worker would be a stream, or one address would hold
         # them: the page polls instead (live.js lets its 2-second poll run while it has
         # no stream, and asks again in 5 s).
@@ -115,15 +114,15 @@ def events(game_id):
     try:
         follower = watcher.follow(game_id)
     except BaseException:  # a database error: the address holds no stream
-        held()
+        release()
         raise
     if follower is None:
-        held()
+        release()
         abort(404)
 
     def let_go() -> None:
         follower.close()  # its wait returns at once, and the stream ends
-        held()
+        release()
 
     stop_watching = hangups.watch(request.environ, let_go)
 
@@ -170,7 +169,7 @@ def earlier(game_id):
     before = request.args.get("before", type=int)
 
     def render_earlier():
-        context = game_context(game_or_404(game_id))
+        context = game_context(require_game(game_id))
         deals = context["game"]["deals"]
         end = len(deals) - RECENT_DEALS if before is None else min(before, len(deals) + 1) - 1
         earlier_deals = deals[max(0, end - EARLIER_DEALS) : max(0, end)]
@@ -183,16 +182,11 @@ def earlier(game_id):
 @bp.get("/games/<game_id>/changes")
 def changes(game_id):
     """Show a game's whole change log."""
-    game = game_or_404(game_id, deals=True)
+    game = require_game(game_id, deals=True)
     context = game_context(game)
     context["changes"] = list(game.changes)
     context["changes_total"] = len(context["changes"])
     return render_template("games/changes.html", **context)
-
-
-def live_etag(version, can_edit):
-    """Return the ETag (unquoted) of a game page's live parts: they vary by version and rights."""
-    return f"{version}-{'e' if can_edit else 'v'}"
 
 
 @bp.app_template_global()
@@ -204,7 +198,7 @@ def live_attributes(game_id, version, can_edit, poll="live.poll"):
     `poll` is the endpoint answering with them: the game page's, or another page's that
     follows the game on the same stream (the big screen's).
     """
-    headers = json.dumps({"If-None-Match": quote_etag(live_etag(version, can_edit))})
+    headers = json.dumps({"If-None-Match": quote_etag(cache.live_etag(version, can_edit))})
     return Markup(
         'data-live data-events="{events}" data-version="{version}" hx-get="{url}"'
         ' hx-trigger="every {every}, live" hx-swap="outerHTML" hx-headers="{headers}"'
@@ -221,5 +215,5 @@ def live_headers(response, etag):
     """Mark a live response as revalidated on every poll and varying by session."""
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache, private"
-    response.vary.update(("Cookie", "HX-Request", HISTORY_FROM))
+    response.vary.update(("Cookie", "HX-Request", cache.HISTORY_FROM))
     return response

@@ -14,7 +14,7 @@ from pathlib import Path
 from flask import Blueprint, current_app, render_template, url_for
 
 from scorekeeper import engine
-from scorekeeper.web.security import HTMX_CDN_URL
+from scorekeeper.http.security import HTMX_CDN_URL
 
 bp = Blueprint("offline", __name__)
 

@@ -17,7 +17,7 @@ import markdown
 from flask import current_app, url_for
 from markupsafe import Markup
 
-from scorekeeper.web import i18n
+from scorekeeper.http import languages
 
 GENERAL = ("conventions", "what-every-entry-must-not-do", "corrections")
 """The sections about every game, shown on the rules index rather than on a game's page."""
@@ -61,9 +61,9 @@ def book_path(language=None):
     docs/rules.<code>.md.
     """
     docs = Path(current_app.root_path).parent / "docs"
-    code = language or i18n.select_locale()
+    code = language or languages.select_locale()
     translated = docs / f"rules.{code}.md"
-    if code != i18n.DEFAULT and translated.is_file():
+    if code != languages.DEFAULT and translated.is_file():
         return translated
     return docs / "rules.md"
 

@@ -4,8 +4,9 @@ from flask import Blueprint, abort, request, url_for
 from flask_babel import gettext as _
 
 from scorekeeper import engine
-from scorekeeper.web import i18n, rulebook, settler
-from scorekeeper.web.htmx import render
+from scorekeeper.http import languages
+from scorekeeper.http.htmx import render
+from scorekeeper.web import rulebook, settler
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
@@ -85,7 +86,7 @@ def _page(ruleset, args):
 @bp.app_template_global()
 def rule_book_translated():
     """Return whether the rule book is shown in the page's language (else it is in English)."""
-    return rulebook.book_path() != rulebook.book_path(i18n.DEFAULT)
+    return rulebook.book_path() != rulebook.book_path(languages.DEFAULT)
 
 
 @bp.app_template_global()

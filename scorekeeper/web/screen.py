@@ -9,10 +9,11 @@ JavaScript no stream can be followed, so the page reloads itself now and then.
 
 from flask import Blueprint, make_response, redirect, request, url_for
 
-from scorekeeper.store.lookup import game_or_404, stamp_or_404
-from scorekeeper.web import cache, errors, live
+from scorekeeper.http import cache
+from scorekeeper.http.htmx import render, wants_fragment
+from scorekeeper.store.lookup import require_game, require_stamp
+from scorekeeper.web import errors, live
 from scorekeeper.web.game_page import game_context
-from scorekeeper.web.htmx import render, wants_fragment
 
 bp = Blueprint("screen", __name__)
 errors.register_game_errors(bp)
@@ -24,7 +25,7 @@ RELOAD_SECONDS = 15
 @bp.get("/games/<game_id>/screen")
 def show(game_id: str):
     """Show the big screen: the scores, the target, whose deal it is, the last hand, the win."""
-    version, _hash = stamp_or_404(game_id)
+    version, _hash = require_stamp(game_id)
     key = cache.key("screen", game_id, version, False)
     return cache.page(key, lambda: _render(game_id))
 
@@ -34,8 +35,8 @@ def poll(game_id: str):
     """Answer the big screen's poll: 304 while nothing changed, else its new live part."""
     if not wants_fragment():
         return redirect(url_for("screen.show", game_id=game_id), 303)
-    version, _hash = stamp_or_404(game_id)
-    etag = live.live_etag(version, False)
+    version, _hash = require_stamp(game_id)
+    etag = cache.live_etag(version, False)
     if request.if_none_match.contains(etag):
         return live.live_headers(make_response("", 304), etag)
     key = cache.key("screen-live", game_id, version, False)
@@ -44,11 +45,11 @@ def poll(game_id: str):
 
 def _render(game_id: str, *, live_part: bool = False):
     """Render the big screen (for htmx its live part) as the game stands now."""
-    context = game_context(game_or_404(game_id))
+    context = game_context(require_game(game_id))
     context["can_edit"] = False  # never any control, whoever looks
     response = render(
         "games/screen.html", "games/_screen.html", reload_seconds=RELOAD_SECONDS, **context
     )
     if live_part:
-        live.live_headers(response, live.live_etag(context["version"], False))
+        live.live_headers(response, cache.live_etag(context["version"], False))
     return response

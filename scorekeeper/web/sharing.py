@@ -23,9 +23,10 @@ from flask import (
 )
 from flask_babel import gettext as _
 
+from scorekeeper.http import keyring
 from scorekeeper.store import games
-from scorekeeper.store.lookup import game_or_404
-from scorekeeper.web import errors, keyring, links
+from scorekeeper.store.lookup import require_game
+from scorekeeper.web import errors, links
 from scorekeeper.web.forms import ConfirmForm
 
 bp = Blueprint("sharing", __name__)
@@ -40,7 +41,7 @@ _NO_STORE = "no-store"
 @bp.get("/games/<game_id>/edit/<token>")
 def join(game_id, token):
     """Let this browser edit the game when the token is right, then drop the token from the URL."""
-    game = game_or_404(game_id)
+    game = require_game(game_id)
     g.carries_token = True
     if not games.check_edit_token(game, token):
         page = render_template("games/edit_link_invalid.html", game_id=game.id)
@@ -54,7 +55,7 @@ def join(game_id, token):
 @bp.post("/games/<game_id>/edit-link")
 def rotate(game_id):
     """Make a new edit token: every older edit link, session and API token stops working."""
-    game = game_or_404(game_id)
+    game = require_game(game_id)
     if not keyring.can_edit(keyring.GAME_TOKENS, game):
         abort(403)
     if not ConfirmForm().validate_on_submit():

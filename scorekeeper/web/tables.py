@@ -13,12 +13,14 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper import bodies, config, engine, ratelimits
+from scorekeeper import config, engine
 from scorekeeper.extensions import csrf
+from scorekeeper.http import bodies, keyring, params, ratelimits
+from scorekeeper.http.htmx import render
 from scorekeeper.store import exchange, import_checks, limits, stats, tables
-from scorekeeper.store.lookup import table_or_404
+from scorekeeper.store.lookup import require_table
 from scorekeeper.store.models import CardTable
-from scorekeeper.web import errors, keyring, links, params
+from scorekeeper.web import errors, links
 from scorekeeper.web.forms import (
     ConfirmForm,
     ImportForm,
@@ -28,7 +30,6 @@ from scorekeeper.web.forms import (
     new_game_form,
 )
 from scorekeeper.web.game_page import DECIDED_LABELS, OUTCOME_LABELS
-from scorekeeper.web.htmx import render
 
 bp = Blueprint("tables", __name__)
 
@@ -56,7 +57,7 @@ def index():
     """List the tables this device has opened, and offer to create one."""
     recent = tables.get_tables(keyring.recent(keyring.RECENT_TABLES))
     return render_template(
-        "tables/index.html", tables=recent, editable=keyring.held(keyring.TABLE_TOKENS)
+        "tables/index.html", tables=recent, editable=keyring.edit_tokens(keyring.TABLE_TOKENS)
     )
 
 
@@ -95,7 +96,7 @@ def import_table():
 @ratelimits.creating
 def import_games(table_id):
     """Import an export file's games into this table (edit rights)."""
-    table = table_or_404(table_id)
+    table = require_table(table_id)
     _require_edit(table)
     return _import(table)
 
@@ -145,7 +146,7 @@ def _too_large(table: CardTable | None) -> tuple[str, int, dict[str, str]]:
 @bp.get("/tables/<table_id>")
 def show(table_id):
     """Show the table: its games (filtered, a page at a time), its regulars and its links."""
-    table = table_or_404(table_id)
+    table = require_table(table_id)
     keyring.remember(keyring.RECENT_TABLES, table.id)
     counts = tables.player_counts(table)
     regulars = tables.regulars(table, counts)
@@ -186,7 +187,7 @@ def show(table_id):
 @bp.get("/tables/<table_id>/edit/<token>")
 def join(table_id, token):
     """Let this browser start games at the table when the token is right, then drop it."""
-    table = table_or_404(table_id)
+    table = require_table(table_id)
     g.carries_token = True
     if not tables.check_table_token(table, token):
         message = _("This edit link is not valid any more. Ask for a new one.")
@@ -200,7 +201,7 @@ def join(table_id, token):
 @bp.post("/tables/<table_id>/edit-link")
 def rotate(table_id):
     """Make a new edit link: every older one, and every browser that opened it, stops editing."""
-    table = table_or_404(table_id)
+    table = require_table(table_id)
     _require_edit(table)
     if not ConfirmForm().validate_on_submit():
         abort(400)
@@ -213,7 +214,7 @@ def rotate(table_id):
 @ratelimits.creating
 def new_game(table_id):
     """Start a game at the table, its regulars offered by name."""
-    table = table_or_404(table_id)
+    table = require_table(table_id)
     _require_edit(table)
     rulesets = engine.rulesets()
     ruleset = chosen_ruleset(rulesets, request.form.get("ruleset") or request.args.get("ruleset"))
@@ -267,7 +268,7 @@ def new_game(table_id):
 @bp.post("/tables/<table_id>/merge")
 def merge(table_id):
     """Fold one spelling of a player into another; their games and records follow."""
-    table = table_or_404(table_id)
+    table = require_table(table_id)
     _require_edit(table)
     form = MergeForm()
     choices = [(p.id, p.name) for p in table.players]
@@ -296,7 +297,7 @@ def merge(table_id):
 @bp.get("/tables/<table_id>/players/<int:player_id>")
 def player(table_id, player_id):
     """Show one regular's record at the table."""
-    table = table_or_404(table_id)
+    table = require_table(table_id)
     if player_id not in {p.id for p in table.players}:
         abort(404)
     record = stats.table_stats(table, player_id)["players"][0]
@@ -312,7 +313,7 @@ def player(table_id, player_id):
 @bp.get("/tables/<table_id>/stats")
 def table_stats(table_id):
     """Show every regular's record side by side, and how the table's games ended."""
-    table = table_or_404(table_id)
+    table = require_table(table_id)
     summary = stats.table_stats(table)
     return render_template(
         "tables/stats.html",
@@ -326,14 +327,14 @@ def table_stats(table_id):
 @bp.get("/tables/<table_id>/export.json")
 def export_json(table_id):
     """Download the table and all its games as lossless JSON."""
-    table = table_or_404(table_id)
+    table = require_table(table_id)
     return exchange.json_download(exchange.export_table(table), f"{table.name}.json")
 
 
 @bp.get("/tables/<table_id>/export.csv")
 def export_csv(table_id):
     """Download every deal of every game at the table, one row per player."""
-    table = table_or_404(table_id)
+    table = require_table(table_id)
     return exchange.csv_response(exchange.table_csv(table), f"{table.name}.csv")
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper.web.security import HTMX_CDN_URL, HTMX_FILE, HTMX_VERSION
+from scorekeeper.http.security import HTMX_CDN_URL, HTMX_FILE, HTMX_VERSION
 from tests.browser.conftest import check_axe
 
 pytestmark = pytest.mark.browser

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper.web.security import HTMX_CDN_URL, HTMX_VERSION
+from scorekeeper.http.security import HTMX_CDN_URL, HTMX_VERSION
 from tests.browser.conftest import PHONE, check_axe
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed"]

@@ -20,7 +20,7 @@ class SortedJSON(TaggedJSONSerializer):
     """Flask's session serializer, writing the same JSON in a request and outside one.
 
     Flask's writes through the active app, which sorts the keys, and in insertion order
-    when no app is active; a cookie made ahead of Flask (scorekeeper/web/ahead.py) must be
+    when no app is active; a cookie made ahead of Flask (scorekeeper/http/fast/ahead.py) must be
     the app's, byte for byte. This one always sorts, as the app did.
     """
 

@@ -4,7 +4,7 @@ import functools
 
 from flask import current_app, request
 
-from scorekeeper import bodies
+from scorekeeper.http import API_PREFIX, bodies
 
 HSTS_SECONDS = 365 * 24 * 3600
 HTMX_VERSION = "2.0.11"
@@ -45,7 +45,7 @@ def content_security_policy(local_only):
 
 def _check_page_body():
     """Refuse a page's body over its limit with 413, even one sent without a length."""
-    if not request.path.startswith("/api/"):
+    if not request.path.startswith(API_PREFIX + "/"):
         bodies.refuse_oversized_body()
 
 

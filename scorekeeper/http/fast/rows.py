@@ -7,7 +7,7 @@ correction gives it a new key), or the change's id; with the game, the page's la
 the viewer's rights and the mount prefix its links start with. They have a cache of their
 own (``row_cache``), with room for the rows of a thousand games in play.
 
-Rows are kept only while a page is made for every browser (scorekeeper/web/cache.py puts
+Rows are kept only while a page is made for every browser (scorekeeper/http/cache.py puts
 a marker where the CSRF token goes); a page made for one browser alone, with its own token
 in it, makes its rows afresh and keeps none.
 """
@@ -18,7 +18,7 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 
 from scorekeeper.extensions import row_cache
-from scorekeeper.web.cache import csrf_marker
+from scorekeeper.http.cache import csrf_marker
 
 
 def init_app(app: Flask) -> None:

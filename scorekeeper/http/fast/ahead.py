@@ -5,12 +5,12 @@ not changed, or a game page (or the API's game document) already made for its ve
 For those, Flask's own work around a cache hit (the request context, the session object,
 routing, a dozen hooks) costs more than the answer. `AheadOfFlask` answers them from one
 read of the game's version by primary key, the browser's session cookie checked for its
-signature, and what is kept in the cache (scorekeeper/web/cache.py), with exactly the
+signature, and what is kept in the cache (scorekeeper/http/cache.py), with exactly the
 app's answer: the same status, headers and body, the same session cookie when the page
 changes it. Tests compare the two header for header.
 
 Before anything else it refuses a request for a mount prefix or scheme the app is not
-served at (scorekeeper/web/mount.py), whatever the settings. Anything it cannot vouch for
+served at (scorekeeper/http/mount.py), whatever the settings. Anything it cannot vouch for
 goes on to the app unchanged: a changed game, an unknown one, an editor's page (it
 carries this browser's CSRF token), a one-time message waiting, a page not yet kept, a
 request with anything more than the plain read (a query, a body, a condition), a
@@ -28,13 +28,10 @@ from werkzeug.exceptions import SecurityError
 from werkzeug.http import http_date, parse_accept_header, parse_cookie, parse_etags, quote_etag
 from werkzeug.wsgi import get_host
 
-from scorekeeper import bodies, ratelimits
-from scorekeeper.api import games as api_games
 from scorekeeper.extensions import cache, db
+from scorekeeper.http import API_V1, bodies, keyring, languages, mount, ratelimits, security
+from scorekeeper.http import cache as pages
 from scorekeeper.store import games
-from scorekeeper.web import cache as pages
-from scorekeeper.web import i18n, keyring, live, mount, security
-from scorekeeper.web.games import REFILL
 
 WsgiApp = Callable[[dict, Callable], Iterable[bytes]]
 Answer = tuple[str, list[tuple[str, str]], bytes]
@@ -42,7 +39,7 @@ Answer = tuple[str, list[tuple[str, str]], bytes]
 
 GAME_PAGE = re.compile(rf"/games/({games.GAME_ID.pattern})")
 LIVE_POLL = re.compile(rf"/games/({games.GAME_ID.pattern})/live")
-API_GAME = re.compile(rf"{api_games.bp.url_prefix}/games/({games.GAME_ID.pattern})")
+API_GAME = re.compile(rf"{API_V1}/games/({games.GAME_ID.pattern})")
 
 PASSED_ON = (
     "HTTP_HX_REQUEST",
@@ -90,7 +87,7 @@ class AheadOfFlask:
         self.poll_headers = [
             ("Cache-Control", "no-cache, private"),
             # As the app (and Flask-Compress) says.
-            ("Vary", f"Cookie, HX-Request, {live.HISTORY_FROM}, Accept-Encoding"),
+            ("Vary", f"Cookie, HX-Request, {pages.HISTORY_FROM}, Accept-Encoding"),
             *self.security,
         ]
         self._first_visits: tuple[int, dict[str, str]] = (0, {})
@@ -137,7 +134,7 @@ class AheadOfFlask:
         if read is None:
             return None
         version, can_edit, _, _ = read
-        etag = live.live_etag(version, can_edit)
+        etag = pages.live_etag(version, can_edit)
         if not parse_etags(environ["HTTP_IF_NONE_MATCH"]).contains(etag):
             return None
         return "304 NOT MODIFIED", [("ETag", quote_etag(etag)), *self.poll_headers], b""
@@ -155,11 +152,11 @@ class AheadOfFlask:
         read = self._read(environ, game_id)
         if read is None:
             return None
-        version, can_edit, held, root_url = read
-        if can_edit or FLASHES in held or REFILL in held:
+        version, can_edit, session, root_url = read
+        if can_edit or FLASHES in session or keyring.REFILL in session:
             return None  # the page holds this browser's token, or is for it alone
         accepted = parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept)
-        language, negotiated = i18n.language_of(held, accepted)
+        language, negotiated = languages.language_of(session, accepted)
         full_path = f"{environ['PATH_INFO']}?"  # as request.full_path has it, with no query
         key = pages.page_key("game", game_id, version, False, language, root_url, full_path, False)
         answer = self._kept_answer(environ, key)
@@ -171,7 +168,7 @@ class AheadOfFlask:
             _vary(headers, "Accept-Language")
         _vary(headers, "Accept-Encoding")  # Flask-Compress says it of every answer
         _vary(headers, "Cookie")  # the view reads the session
-        cookie = self._session_cookie(environ, held, game_id)
+        cookie = self._session_cookie(environ, session, game_id)
         if cookie:
             headers.append(("Set-Cookie", cookie))
         return "200 OK", headers, body
@@ -183,7 +180,7 @@ class AheadOfFlask:
         stamp = games.get_stamp(game_id, self.engine)
         if stamp is None:
             return None
-        answer = self._kept_answer(environ, api_games.document_key(game_id, stamp[0]))
+        answer = self._kept_answer(environ, pages.document_key(game_id, stamp[0]))
         if answer is None:
             return None
         headers, body = answer
@@ -220,14 +217,14 @@ class AheadOfFlask:
         headers += security.missing((name for name, _ in headers), self.security)
         return headers, body
 
-    def _session_cookie(self, environ, held, game_id) -> str | None:
+    def _session_cookie(self, environ, session, game_id) -> str | None:
         """Return the Set-Cookie header the app sends as its page remembers the game, if any.
 
         A phone without a session (a first visit) gets the same cookie as any other first
         visit of the game within the same second (the cookie's time is in whole seconds):
         it is signed once for them all.
         """
-        session = self.sessions.session_class(held)
+        session = self.sessions.session_class(session)
         keyring.remember(keyring.RECENT_GAMES, game_id, session)
         if not self.sessions.should_set_cookie(self.app, session):
             return None
@@ -261,12 +258,12 @@ class AheadOfFlask:
         stamp = games.get_stamp(game_id, self.engine)
         if stamp is None:
             return None
-        held = self._session(environ)
-        if held is None:
+        session = self._session(environ)
+        if session is None:
             return None
         version, token_hash = stamp
-        can_edit = keyring.holds(keyring.GAME_TOKENS, game_id, token_hash, held)
-        return version, can_edit, held, pages.root_url(environ["wsgi.url_scheme"], host, environ)
+        can_edit = keyring.holds(keyring.GAME_TOKENS, game_id, token_hash, session)
+        return version, can_edit, session, pages.root_url(environ["wsgi.url_scheme"], host, environ)
 
     def _host(self, environ):
         """Return the host asked for as the app reads it, None if it is not a trusted one."""
@@ -287,18 +284,20 @@ class AheadOfFlask:
         verified = self._verified.get(value)
         if verified is None:
             try:
-                held, signed = self.signer.loads(value, max_age=self.max_age, return_timestamp=True)
+                session, signed = self.signer.loads(
+                    value, max_age=self.max_age, return_timestamp=True
+                )
             except BadSignature:
                 return None  # the app decides what an unreadable session means
-            if not isinstance(held, dict):
+            if not isinstance(session, dict):
                 return None
             if len(self._verified) >= VERIFIED_COOKIES:
                 self._verified.clear()
-            self._verified[value] = verified = (held, int(signed.timestamp()))
-        held, signed = verified
+            self._verified[value] = verified = (session, int(signed.timestamp()))
+        session, signed = verified
         if not 0 <= int(time.time()) - signed <= self.max_age:
             return None  # expired since: the app starts a new session
-        return dict(held)
+        return dict(session)
 
 
 def _plain(environ) -> bool:
@@ -314,6 +313,6 @@ def _vary(headers, name):
     """Add the name to the Vary header in the list (making one if need be), once."""
     for index, (header, value) in enumerate(headers):
         if header == "Vary":
-            headers[index] = ("Vary", i18n.vary_with(value, name))
+            headers[index] = ("Vary", languages.vary_with(value, name))
             return
     headers.append(("Vary", name))

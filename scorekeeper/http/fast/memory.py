@@ -8,7 +8,7 @@ cachetools' TLRUCache drops the least recently used entry (or an expired one) in
 time, and keeps values as they are: what is kept is never changed in place (pages are
 bytes and header lists copied on the way out, rows text).
 
-Named in ``CACHE_TYPE`` as ``scorekeeper.memory.MemoryCache``, sized by
+Named in ``CACHE_TYPE`` as ``scorekeeper.http.fast.memory.MemoryCache``, sized by
 ``CACHE_THRESHOLD`` and timed by ``CACHE_DEFAULT_TIMEOUT`` like SimpleCache.
 """
 

@@ -8,14 +8,16 @@ ProxyFix takes ``X-Forwarded-Proto`` behind FLASK_BEHIND_PROXY. A prefix other t
 one the app is configured for (``APPLICATION_ROOT``, ``/`` unless set) would make a page
 whose every link and asset goes elsewhere (``//evil.example/static/…`` is off-site): such
 a request is refused with 400 before anything reads it. The scheme must be http or
-https; each is a page of its own, kept apart (scorekeeper/web/cache.py).
+https; each is a page of its own, kept apart (scorekeeper/http/cache.py).
 
-The layer ahead of Flask (scorekeeper/web/ahead.py) asks here first, for every request.
+The layer ahead of Flask (scorekeeper/http/fast/ahead.py) asks here first, for every request.
 """
 
 import json
 from collections.abc import Mapping
 from typing import Any
+
+from scorekeeper.http import API_PREFIX
 
 SCHEMES = ("http", "https")
 """The schemes a page may be made for."""
@@ -53,7 +55,7 @@ def refusal(environ: Mapping[str, Any], root: str, headers: list[tuple[str, str]
     else:
         message = f"This server answers over http or https, not {scheme!r}."
     path = str(environ.get("PATH_INFO") or "")
-    if path == "/api" or path.startswith("/api/"):
+    if path == API_PREFIX or path.startswith(API_PREFIX + "/"):
         # The API's error shape; no `fields`: the request as a whole is at fault.
         error = {"error": {"code": "bad_request", "message": message}}
         body = json.dumps(error).encode()

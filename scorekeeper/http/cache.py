@@ -24,9 +24,9 @@ from flask_wtf.csrf import generate_csrf
 from werkzeug.http import parse_accept_header, parse_options_header
 
 from scorekeeper.extensions import cache
-from scorekeeper.store.lookup import stamp_or_404
-from scorekeeper.web import i18n, keyring, mount
-from scorekeeper.web.htmx import wants_fragment
+from scorekeeper.http import keyring, languages, mount
+from scorekeeper.http.htmx import wants_fragment
+from scorekeeper.store.lookup import require_stamp
 
 
 def csrf_marker() -> str:
@@ -48,9 +48,24 @@ KEPT_HEADERS = ("Content-Type", "Vary", "Cache-Control", "ETag")
 """The headers a view sets that are stored with its page."""
 
 
+HISTORY_FROM = "X-History-From"
+"""The header in which a page that loaded earlier deals says the oldest one it shows
+(static/live.js), so that the live parts replacing its history keep them."""
+
+
+def live_etag(version: int, can_edit: bool) -> str:
+    """Return the ETag (unquoted) of a game page's live parts: they vary by version and rights."""
+    return f"{version}-{'e' if can_edit else 'v'}"
+
+
+def document_key(game_id: str, version: int) -> str:
+    """Return the cache key of the API's game document at this version (the same for everyone)."""
+    return f"api-game|{game_id}|{version}"
+
+
 def version_and_rights(game_id):
     """Return the game's version and whether this browser may edit it; one indexed read."""
-    version, token_hash = stamp_or_404(game_id)
+    version, token_hash = require_stamp(game_id)
     return version, keyring.holds(keyring.GAME_TOKENS, game_id, token_hash)
 
 
@@ -67,7 +82,7 @@ def key(kind: str, game_id: str, version: int, can_edit: bool, *more: object) ->
         version,
         can_edit,
         # The code Flask-Babel's Locale is made from: the same text, without making one.
-        i18n.select_locale(),
+        languages.select_locale(),
         root_url(request.scheme, request.host, request.environ),
         request.full_path,
         wants_fragment(),

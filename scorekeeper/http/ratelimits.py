@@ -34,7 +34,7 @@ def limits_every_request(config: Mapping[str, Any]) -> bool:
 
     The app's own limits decorate their views; only Flask-Limiter's settings add any
     elsewhere. The layer ahead of Flask answers nothing when they do
-    (scorekeeper/web/ahead.py): every request must then reach the limiter.
+    (scorekeeper/http/fast/ahead.py): every request must then reach the limiter.
     """
     return bool(config.get("RATELIMIT_ENABLED", True)) and any(
         config.get(name) for name in EVERY_REQUEST

@@ -13,8 +13,8 @@ from typing import Any
 from flask import request, session
 from flask.sessions import SessionMixin
 
+from scorekeeper.http import devices
 from scorekeeper.store import tokens
-from scorekeeper.web import devices
 
 LIMIT = 20
 """How many tokens, and how many recent ids, one browser keeps per kind."""
@@ -23,40 +23,44 @@ GAME_TOKENS = "edit"
 RECENT_GAMES = "recent"
 TABLE_TOKENS = "table_edit"
 RECENT_TABLES = "recent_tables"
+REFILL = "refill"
+"""Session key: the entry of a deal just undone, for the next page of its game to show
+(to this browser alone: such a page is never kept for others)."""
 
 
-def token(key: str, item_id: str, held_in: Mapping[str, Any] | None = None) -> str | None:
+def token(key: str, item_id: str, read_session: Mapping[str, Any] | None = None) -> str | None:
     """Return the edit token this browser holds for the item, if any.
 
-    `held_in` is the session's content when it was read outside a request (the live polls').
+    `read_session` is the session's content when it was read outside a request (by the
+    layer ahead of Flask); else this request's session is asked.
     """
-    tokens_held = (session if held_in is None else held_in).get(key)
-    return tokens_held.get(item_id) if isinstance(tokens_held, dict) else None
+    tokens_of_kind = (session if read_session is None else read_session).get(key)
+    return tokens_of_kind.get(item_id) if isinstance(tokens_of_kind, dict) else None
 
 
-def held(key: str) -> dict[str, str]:
+def edit_tokens(key: str) -> dict[str, str]:
     """Return every edit token this browser holds under the key."""
     return session.get(key, {})
 
 
 def grant(key: str, item_id: str, value: str) -> None:
     """Keep an item's edit token in this browser, dropping the oldest past the limit."""
-    kept = {k: v for k, v in held(key).items() if k != item_id}
+    kept = {k: v for k, v in edit_tokens(key).items() if k != item_id}
     kept[item_id] = value
     session[key] = dict(list(kept.items())[-LIMIT:])
     session.permanent = True
 
 
-def remember(key: str, item_id: str, held_in: SessionMixin | None = None) -> None:
+def remember(key: str, item_id: str, read_session: SessionMixin | None = None) -> None:
     """Put an item at the top of this browser's list of those it opened.
 
-    `held_in` is a session read outside a request (a kept game page's, in ahead.py).
+    `read_session` is a session read outside a request (a kept game page's, in ahead.py).
     """
-    held = session if held_in is None else held_in
-    recent = [item_id] + [i for i in held.get(key, []) if i != item_id]
-    if recent != held.get(key):
-        held[key] = recent[:LIMIT]
-        held.permanent = True
+    opened = session if read_session is None else read_session
+    recent = [item_id] + [i for i in opened.get(key, []) if i != item_id]
+    if recent != opened.get(key):
+        opened[key] = recent[:LIMIT]
+        opened.permanent = True
 
 
 def recent(key: str) -> list[str]:
@@ -70,14 +74,14 @@ def can_edit(key: str, item) -> bool:
 
 
 def holds(
-    key: str, item_id: str, token_hash: str, held_in: Mapping[str, Any] | None = None
+    key: str, item_id: str, token_hash: str, read_session: Mapping[str, Any] | None = None
 ) -> bool:
     """Return whether this browser holds the token of that hash for the item.
 
-    For a caller that read the hash alone (the game's stamp), not the whole item; `held_in`
+    For a caller that read the hash alone (the game's stamp), not the whole item; `read_session`
     as for `token`.
     """
-    return tokens.check_token(token_hash, token(key, item_id, held_in))
+    return tokens.check_token(token_hash, token(key, item_id, read_session))
 
 
 def device() -> str:
