@@ -115,9 +115,10 @@ def register_page_helpers(app: Flask) -> None:
     """Give the templates their helpers and every response its security headers."""
     from scorekeeper.http import security
     from scorekeeper.http.fast import ahead, rows
-    from scorekeeper.web import changes, charts
+    from scorekeeper.web import changes, charts, game_page
 
     changes.init_app(app)
+    game_page.init_app(app)
     rows.init_app(app)
     charts.init_app(app)
     security.init_app(app)

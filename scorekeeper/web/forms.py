@@ -5,13 +5,18 @@ own description of a deal (`Ruleset.entry_fields`), one control per entry field,
 the engine's field, so the engine's messages land beside the control that caused them.
 """
 
+from __future__ import annotations
+
 import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Self, TypeAlias
 
 from flask_babel import LazyString
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from markupsafe import escape
+from werkzeug.datastructures import MultiDict
 from wtforms import (
     BooleanField,
     FieldList,
@@ -46,8 +51,16 @@ HOUSE_RULE_VALUE_LABELS = {
 NUMBER_TEXT = re.compile(r"[0-9]+")
 """A deal number as the hidden field carries it: ASCII digits only."""
 
+Label: TypeAlias = "str | Words | LazyString"
+"""What a control's label or a choice's text may be: plain text, engine words, a lazy
+translation."""
+Problems: TypeAlias = Mapping[str | None, Iterable[engine.Message | str]]
+"""Messages by the field they concern (None: the whole form), as a RuleViolation holds them."""
+Side: TypeAlias = tuple[str, tuple[int, ...]]
+"""A side that keeps a score: its label and its seats."""
 
-def options(pairs):
+
+def options(pairs: Iterable[tuple[str, Label]]) -> list[SelectChoice]:
     """Return (value, label) pairs as WTForms choices."""
     return [SelectChoice(value, label) for value, label in pairs]
 
@@ -57,13 +70,13 @@ class Words:
 
     __slots__ = ("message",)
 
-    def __init__(self, message):
+    def __init__(self, message: engine.Message) -> None:
         self.message = message
 
-    def __str__(self):
+    def __str__(self) -> str:
         return translate(self.message)
 
-    def __html__(self):
+    def __html__(self) -> str:
         return str(escape(str(self)))
 
 
@@ -71,20 +84,20 @@ SUIT_NAMES = {str(suit): Words(suit.words) for suit in Suit}
 """Each suit's name in the page's language, by letter."""
 
 
-def words(message):
+def words(message: engine.Message | None) -> Words | None:
     """Return the message as page text (None stays None)."""
     return None if message is None else Words(message)
 
 
-def team_label(names):
+def team_label(players: Iterable[str]) -> str:
     """Return a team for people by its players: "Ann & Di", "Ann, Cy & Ed"."""
-    names = list(names)
+    names = list(players)
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " & " + names[-1]
 
 
-def scoring_sides(config):
+def scoring_sides(config: engine.GameConfig) -> list[Side]:
     """Return the sides that keep a score as (label, seats): teams, else each player."""
     teams = config.ruleset.teams(config)
     if teams is None:
@@ -99,11 +112,16 @@ class _Rows(FieldList):
     cannot shift a name or a count to another seat.
     """
 
-    def process(self, formdata, data=unset_value, extra_filters=None):
+    def process(
+        self,
+        formdata: MultiDict[str, Any] | None,
+        data: Any = unset_value,
+        extra_filters: Any = None,
+    ) -> None:
         if extra_filters:
             raise TypeError("A list of rows takes no filters; give them to its field.")
         self.last_index = -1
-        self.entries = []
+        self.entries: list[Any] = []
         self.object_data = data
         values = [] if data is unset_value or not data else list(data)
         for index in range(self.min_entries):
@@ -115,7 +133,9 @@ class _Rows(FieldList):
 class _Radio(RadioField):
     """A radio group that may be left empty: the engine says what is missing."""
 
-    def __init__(self, label=None, choices=(), **kwargs):
+    def __init__(
+        self, label: Label | None = None, choices: Iterable[tuple[str, Label]] = (), **kwargs: Any
+    ) -> None:
         super().__init__(label, validators=[Optional()], choices=options(choices), **kwargs)
 
 
@@ -124,19 +144,21 @@ class _RuleErrors:
 
     # Engine fields shown by a control of their own that is not a form field of that name.
     shown_elsewhere: frozenset[str] = frozenset()
+    _fields: dict[str, Any]
+    """The form's controls by name (WTForms' BaseForm keeps them)."""
 
-    def add_rule_errors(self, problems):
+    def add_rule_errors(self, problems: Problems) -> None:
         """Add a RuleViolation's problems; any field without a control goes to the top."""
-        errors = self.__dict__.setdefault("rule_errors", {})
+        errors: dict[str | None, list[str]] = self.__dict__.setdefault("rule_errors", {})
         for name, messages in problems.items():
             if name is not None and name not in self._fields and name not in self.shown_elsewhere:
                 name = None
             errors.setdefault(name, []).extend(translate(m) for m in messages)
 
-    def errors_for(self, *names):
+    def errors_for(self, *names: str | None) -> list[str]:
         """Return the form's and the engine's messages for these fields, in order."""
-        rule_errors = self.__dict__.get("rule_errors", {})
-        messages = []
+        rule_errors: dict[str | None, list[str]] = self.__dict__.get("rule_errors", {})
+        messages: list[str] = []
         for name in names:
             control = self._control(name) if name is not None else None
             if control is not None and not isinstance(control, FieldList):
@@ -144,7 +166,7 @@ class _RuleErrors:
             messages.extend(rule_errors.get(name, ()))
         return messages
 
-    def _control(self, name):
+    def _control(self, name: str) -> Any:
         """Return the field of that name, or the entry of a list field (`auction-2`)."""
         if name in self._fields:
             return self._fields[name]
@@ -171,7 +193,7 @@ class NewGameForm(_RuleErrors, FlaskForm):
     target_shown = HiddenField()
     """The target the form was filled with: the game's own, as its ruleset describes it."""
 
-    def setup(self, ruleset):
+    def setup(self, ruleset: engine.Ruleset) -> Self:
         """Fill the choices that depend on the ruleset: one name input per seat it allows.
 
         The target follows the game chosen unless the player changed it: a target posted
@@ -201,11 +223,11 @@ class NewGameForm(_RuleErrors, FlaskForm):
         typed = (self.target.raw_data or [""])[0].strip()
         return typed in ("", (self.target_shown.data or "").strip())
 
-    def house_rule_fields(self):
+    def house_rule_fields(self) -> list[_HouseRuleField]:
         """Return the house-rule radio groups, in the ruleset's order."""
         return [field for name, field in self._fields.items() if name.startswith("hr_")]
 
-    def chosen_house_rules(self):
+    def chosen_house_rules(self) -> dict[str, Any]:
         """Return the house rules whose submitted value is one the rule takes."""
         return {
             field.short_name.removeprefix("hr_"): field.value_of(field.data)
@@ -213,14 +235,14 @@ class NewGameForm(_RuleErrors, FlaskForm):
             if field.data is not None and not field.errors and field.knows(field.data)
         }
 
-    def player_names(self):
+    def player_names(self) -> list[str]:
         """Return the names in seat order; empty optional seats at the end are left out."""
         names = [(entry.data or "").strip() for entry in self.players]
         while len(names) > self.rules.min_players and not names[-1]:
             names.pop()
         return names
 
-    def teams(self):
+    def teams(self) -> list[tuple[int, tuple[int, ...]]] | None:
         """Return the teams as (number, seats) the chosen house rules make, or None."""
         rules = self.rules
         settings = {name: rule.default for name, rule in rules.house_rules.items()}
@@ -235,7 +257,7 @@ class NewGameForm(_RuleErrors, FlaskForm):
         teams = rules.teams(config)
         return None if teams is None else list(enumerate(teams, start=1))
 
-    def to_request(self):
+    def to_request(self) -> dict[str, Any]:
         """Return the create_game keyword arguments (no first dealer: the store draws one)."""
         dealer = self.first_dealer
         first_dealer = None if dealer.errors or dealer.data == RANDOM else int(dealer.data)
@@ -251,7 +273,7 @@ class NewGameForm(_RuleErrors, FlaskForm):
 class _HouseRuleField(RadioField):
     """A house rule's values as radios; values are sent as their JSON text."""
 
-    def __init__(self, label, rule, **kwargs):
+    def __init__(self, label: Label, rule: engine.HouseRule, **kwargs: Any) -> None:
         choices = options((_encode(v), HOUSE_RULE_VALUE_LABELS.get(v, str(v))) for v in rule.values)
         super().__init__(label, choices=choices, default=_encode(rule.default), **kwargs)
         default = HOUSE_RULE_VALUE_LABELS.get(rule.default, str(rule.default))
@@ -262,23 +284,25 @@ class _HouseRuleField(RadioField):
         )
         self._values = {_encode(v): v for v in rule.values}
 
-    def knows(self, data):
+    def knows(self, data: str) -> bool:
         """Return whether the submitted text is one of the rule's values."""
         return data in self._values
 
-    def value_of(self, data):
+    def value_of(self, data: str) -> Any:
         """Return the house rule's value for the submitted text."""
         return self._values[data]
 
 
-def _encode(value):
+def _encode(value: object) -> str:
     """Return the form text for a house-rule value (booleans as true/false)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
 
 
-def new_game_form(rulesets, ruleset, **kwargs):
+def new_game_form(
+    rulesets: Sequence[engine.Ruleset], ruleset: engine.Ruleset, **kwargs: Any
+) -> NewGameForm:
     """Return the new-game form with the ruleset choices and the ruleset's house rules."""
 
     class Form(NewGameForm):
@@ -296,7 +320,7 @@ def new_game_form(rulesets, ruleset, **kwargs):
     return form.setup(ruleset)
 
 
-def chosen_ruleset(rulesets, chosen):
+def chosen_ruleset(rulesets: Sequence[engine.Ruleset], chosen: str | None) -> engine.Ruleset:
     """Return the ruleset of that id, else the first (the rule book's first game)."""
     return next((r for r in rulesets if r.id == chosen), rulesets[0])
 
@@ -313,18 +337,20 @@ class DealForm(_RuleErrors, FlaskForm):
     number = HiddenField()
     conflict: int | None = None
     """The deal number now next, when the one this form was for was saved meanwhile."""
-    mine: dict | None = None
+    mine: dict[str, Any] | None = None
     """In conflict, for a deal kept on the phone: what its entry would be as the deal it
     was for (the history's view), shown beside what the other phone saved."""
-    described = ()
+    described: tuple[engine.EntryField, ...] = ()
     """The ruleset's entry fields, in the order the form shows them."""
 
     @property
-    def flags(self):
+    def flags(self) -> list[engine.EntryField]:
         """Return the entry fields that mark a deal of their own kind (a separate button)."""
         return [f for f in self.described if f.kind == FieldKind.FLAG]
 
-    def layout(self):
+    def layout(
+        self,
+    ) -> list[tuple[str, list[tuple[engine.EntryField, engine.EntryField | None]]]]:
         """Return the fields as the form shows them: (kind of block, field, counts field).
 
         Point fields sit together where the first of them is; counts sit inside the side
@@ -332,14 +358,14 @@ class DealForm(_RuleErrors, FlaskForm):
         """
         fields = [f for f in self.described if f.kind != FieldKind.FLAG]
         points = [f for f in fields if f.point]
-        counts = {}
+        counts: dict[str, str] = {}
         for index, field in enumerate(fields):
             if field.kind == FieldKind.SIDE:
                 later = [f for f in fields[index + 1 :] if f.kind == FieldKind.COUNTS]
                 if later and later[0].name not in counts.values():
                     counts[field.name] = later[0].name
         inside = set(counts.values())
-        blocks = []
+        blocks: list[tuple[str, list[tuple[engine.EntryField, engine.EntryField | None]]]] = []
         for field in fields:
             if field.name in inside:
                 continue
@@ -352,27 +378,27 @@ class DealForm(_RuleErrors, FlaskForm):
             blocks.append(("field", [(field, self._by_name(counts.get(field.name)))]))
         return blocks
 
-    def grid_fields(self):
+    def grid_fields(self) -> list[engine.EntryField]:
         """Return the point fields that name a player: the rows of the points grid."""
         return [f for f in self.described if f.point and f.kind == FieldKind.SEAT]
 
-    def _by_name(self, name):
+    def _by_name(self, name: str | None) -> engine.EntryField | None:
         return next((f for f in self.described if f.name == name), None)
 
-    def control(self, field):
+    def control(self, field: engine.EntryField) -> Any:
         """Return the form field that enters this entry field."""
         return self[field.name]
 
-    def card_controls(self, field):
+    def card_controls(self, field: engine.EntryField) -> tuple[Any, Any]:
         """Return the rank and suit radios of a card field."""
         return self[f"{field.name}_rank"], self[f"{field.name}_suit"]
 
-    def passed_control(self, field):
+    def passed_control(self, field: engine.EntryField) -> Any:
         """Return the "everyone passed" box of an auction field, if it has one."""
         name = f"{field.name}_passed"
         return self[name] if name in self._fields else None
 
-    def is_open(self, field):
+    def is_open(self, field: engine.EntryField) -> bool:
         """Return whether an advanced field's section starts open (entered or refused)."""
         if self.errors_for(field.name, *self._sub_names(field)):
             return True
@@ -381,13 +407,13 @@ class DealForm(_RuleErrors, FlaskForm):
         except ValueError:
             return True
 
-    def _sub_names(self, field):
+    def _sub_names(self, field: engine.EntryField) -> list[str]:
         control = self._fields.get(field.name)
         if isinstance(control, FieldList):
             return [entry.name for entry in control.entries]
         return []
 
-    def validate(self, extra_validators=None):
+    def validate(self, extra_validators: Mapping[str, Sequence[Any]] | None = None) -> bool:
         """Check the shape of what was sent (numbers, complete counts); rules are the engine's."""
         valid = super().validate(extra_validators)
         if self.number.data and self.posted_number() is None:
@@ -403,18 +429,18 @@ class DealForm(_RuleErrors, FlaskForm):
                 valid = False
         return valid
 
-    def flag_posted(self, formdata):
+    def flag_posted(self, formdata: Mapping[str, str]) -> str | None:
         """Return the name of the flag whose button was pressed (thrown in, forfeit), if any."""
         return next((f.name for f in self.flags if formdata.get(f.name)), None)
 
-    def posted_number(self):
+    def posted_number(self) -> int | None:
         """Return the deal number the page was showing, if it sent a well-formed one."""
         text = self.number.data or ""
         return int(text) if NUMBER_TEXT.fullmatch(text) else None
 
-    def to_entry(self, flag=None):
+    def to_entry(self, flag: str | None = None) -> dict[str, Any]:
         """Return the API entry for what was chosen; fields left unchosen are left out."""
-        entry = {}
+        entry: dict[str, Any] = {}
         number = self.posted_number()
         if number is not None:
             entry["number"] = number
@@ -430,7 +456,7 @@ class DealForm(_RuleErrors, FlaskForm):
                 entry[field.name] = value
         return entry
 
-    def _value_of(self, field):
+    def _value_of(self, field: engine.EntryField) -> Any:
         """Return the entry value of one field (None: not entered); ValueError on bad shape."""
         kind = field.kind
         if kind == FieldKind.FLAG:
@@ -456,7 +482,7 @@ class DealForm(_RuleErrors, FlaskForm):
         # A blank choice ("No partner") is not among the values, so it enters nothing.
         return None if data is None else self.values[field.name].get(data)
 
-    def _auction(self, field):
+    def _auction(self, field: engine.EntryField) -> list[Any] | None:
         """Return the auction as the API wants it, or None when nobody's call was entered.
 
         Calls not entered after the last one entered count as passes, except after the
@@ -482,7 +508,7 @@ class DealForm(_RuleErrors, FlaskForm):
             result += [None] * (len(rows) - len(result))
         return result
 
-    def fill_from(self, entry):
+    def fill_from(self, entry: Mapping[str, Any]) -> None:
         """Preset the controls from a stored entry (for a correction)."""
         if any(entry.get(flag.name) for flag in self.flags):
             return
@@ -521,14 +547,21 @@ class DealForm(_RuleErrors, FlaskForm):
                 self[field.name].data = NONE
 
 
-def deal_form(config, dealer, *, number=None, formdata=None, fresh=False):
+def deal_form(
+    config: engine.GameConfig,
+    dealer: int,
+    *,
+    number: int | None = None,
+    formdata: MultiDict[str, Any] | None = None,
+    fresh: bool = False,
+) -> DealForm:
     """Return the deal form of this game for a deal dealt by `dealer`.
 
     Bound to the request's form unless `fresh` (a cleared form for the next deal) or
     `formdata` is given.
     """
     form_class, setup = _deal_form_class(config, dealer)
-    kwargs = {"formdata": None} if fresh else {}
+    kwargs: dict[str, MultiDict[str, Any] | None] = {"formdata": None} if fresh else {}
     if formdata is not None:
         kwargs["formdata"] = formdata
     form = form_class(**kwargs)
@@ -542,7 +575,9 @@ def deal_form(config, dealer, *, number=None, formdata=None, fresh=False):
     return form
 
 
-def _deal_form_class(config, dealer):
+def _deal_form_class(
+    config: engine.GameConfig, dealer: int
+) -> tuple[type[DealForm], dict[str, Any]]:
     """Return a DealForm class with one control per entry field, and what the form needs."""
     rules = config.ruleset
     described = rules.entry_fields(config)
@@ -551,10 +586,15 @@ def _deal_form_class(config, dealer):
     n = config.seats
     first = rules.first_speaker(config, dealer)
     speakers = [(first + i) % n for i in range(n)]  # the auction's rows, in speaking order
-    attrs = {"described": tuple(described), "__doc__": DealForm.__doc__}
-    values, special_cards, count_keys, row_labels = {}, {}, {}, {}
+    attrs: dict[str, Any] = {"described": tuple(described), "__doc__": DealForm.__doc__}
+    values: dict[str, dict[str, Any]] = {}
+    special_cards: dict[str, set[str]] = {}
+    count_keys: dict[str, list[Any] | None] = {}
+    row_labels: dict[str, list[Label]] = {}
 
-    def radio(field, choices, label=None):
+    def radio(
+        field: engine.EntryField, choices: Sequence[tuple[Any, Label]], label: Label | None = None
+    ) -> _Radio:
         pairs = [(str(value), text) for value, text in choices]
         if field.blank is not None:
             pairs.append((NONE, Words(field.blank)))
@@ -569,7 +609,7 @@ def _deal_form_class(config, dealer):
         elif kind in (FieldKind.BID, FieldKind.NUMBER):
             attrs[name] = radio(field, [(c.value, Words(c.label)) for c in field.choices])
         elif kind == FieldKind.SIDE:
-            named = [(c.value, Words(c.label)) for c in field.choices]
+            named: list[tuple[Any, Label]] = [(c.value, Words(c.label)) for c in field.choices]
             if len(named) < 2 and not any(isinstance(c.value, int) for c in field.choices):
                 # The choices are only the extra one (a tie): the sides come first.
                 named = [(i, label) for i, (label, _seats) in enumerate(sides)] + named
@@ -580,13 +620,15 @@ def _deal_form_class(config, dealer):
             ranks = _full_ranks(rules.deck)
             specials = [(c.value, Words(c.label)) for c in field.choices]
             special_cards[name] = {str(value) for value, _label in specials}
-            attrs[f"{name}_rank"] = radio(field, [(r, r) for r in ranks] + specials, _l("Rank"))
+            cards: list[tuple[Any, Label]] = [*((r, r) for r in ranks), *specials]
+            attrs[f"{name}_rank"] = radio(field, cards, _l("Rank"))
             attrs[f"{name}_suit"] = _Radio(_l("Suit"), choices=[(s, SUIT_NAMES[s]) for s in SUITS])
         elif kind == FieldKind.COUNTS:
+            labels: list[Label]
             if field.choices:
                 labels = [Words(c.label) for c in field.choices]
-                named = all(isinstance(c.value, str) for c in field.choices)
-                count_keys[name] = [c.value for c in field.choices] if named else None
+                keyed = all(isinstance(c.value, str) for c in field.choices)
+                count_keys[name] = [c.value for c in field.choices] if keyed else None
             else:
                 labels = [label for label, _seats in sides]
                 count_keys[name] = None
@@ -627,9 +669,9 @@ def _deal_form_class(config, dealer):
     return form_class, setup
 
 
-def _full_ranks(deck):
+def _full_ranks(deck: Iterable[engine.Card]) -> list[str]:
     """Return the ranks of the deck found in every suit, in the deck's order (A K Q …)."""
-    suits_of = {}
+    suits_of: dict[str, set[Suit | None]] = {}
     for card in deck:
         if card.rank is not None:
             suits_of.setdefault(str(card.rank), set()).add(card.suit)

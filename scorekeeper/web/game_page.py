@@ -7,39 +7,44 @@ field names.
 """
 
 import hashlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
 
+from flask import Flask
 from flask_babel import gettext as _
 
 from scorekeeper import engine
-from scorekeeper.engine import DealKind, FieldKind, Role, SideKind
+from scorekeeper.engine import DealKind, DecidedBy, FieldKind, Role, SideKind, Status
 from scorekeeper.http import keyring
 from scorekeeper.store import games
+from scorekeeper.store.models import Game
 from scorekeeper.web.forms import (
     HOUSE_RULE_VALUE_LABELS,
     SUIT_NAMES,
     ConfirmForm,
+    DealForm,
+    Side,
     Words,
     deal_form,
     scoring_sides,
 )
 from scorekeeper.web.i18n import translate
 
-OUTCOME_LABELS = {
-    "in_progress": lambda: _("In progress"),
-    "won": lambda: _("Won"),
-    "shared": lambda: _("Shared win"),
-    "drawn": lambda: _("Drawn"),
+OUTCOME_LABELS: dict[Status, Callable[[], str]] = {
+    Status.IN_PROGRESS: lambda: _("In progress"),
+    Status.WON: lambda: _("Won"),
+    Status.SHARED: lambda: _("Shared win"),
+    Status.DRAWN: lambda: _("Drawn"),
 }
 """A game's status in words, for lists and filters."""
-DECIDED_LABELS = {
-    "highest": lambda: _("highest score"),
-    "bidder": lambda: _("tie, bidder wins"),
-    "partner": lambda: _("tie, partner wins"),
-    "shared": lambda: _("tie, shared"),
-    "moon": lambda: _("a moon made"),
-    "lowest_at_start": lambda: _("lowest before the last deal"),
-    "draw": lambda: _("a draw"),
+DECIDED_LABELS: dict[DecidedBy, Callable[[], str]] = {
+    DecidedBy.HIGHEST: lambda: _("highest score"),
+    DecidedBy.BIDDER: lambda: _("tie, bidder wins"),
+    DecidedBy.PARTNER: lambda: _("tie, partner wins"),
+    DecidedBy.SHARED: lambda: _("tie, shared"),
+    DecidedBy.MOON: lambda: _("a moon made"),
+    DecidedBy.LOWEST_AT_START: lambda: _("lowest before the last deal"),
+    DecidedBy.DRAW: lambda: _("a draw"),
 }
 """Which rule decided a game, in words."""
 HIDDEN_IN_HISTORY = (FieldKind.FLAG, FieldKind.AUCTION, FieldKind.COUNTS)
@@ -54,7 +59,12 @@ RECENT_CHANGES = 20
 """How many of the last changes the live page's change log shows."""
 
 
-def game_context(game):
+def init_app(app: Flask) -> None:
+    """Let the templates compare a game's status with the engine's: ``Status.WON``."""
+    app.add_template_global(Status, "Status")
+
+
+def game_context(game: Game) -> dict[str, Any]:
     """Return what the game templates need, read from the game document."""
     state = games.game_state(game)
     doc = games.game_document(game, state)
@@ -68,6 +78,7 @@ def game_context(game):
     sides = scoring_sides(config)
     winners = set(doc["winners"])
     winner_sides = [label for label, seats in sides if set(seats) & winners]
+    in_progress = state.outcome.status == Status.IN_PROGRESS
     return {
         "game": doc,
         "config": config,
@@ -80,14 +91,14 @@ def game_context(game):
         "last_kind": None if last_result is None else str(last_result.kind),
         "board": scoreboard(config, doc, last_result),
         "contract": None if last_result is None else contract(config, last_result),
-        "turn": None if doc["status"] != "in_progress" else turn(config, doc["next_dealer"]),
+        "turn": turn(config, doc["next_dealer"]) if in_progress else None,
         "history": history(config, shown),
         "recent_from": shown[0]["number"] if shown else 1,
         "bidder_names": [players[s] for s in (last["bidders"] or ())] if last else [],
         "winner_names": winner_sides,
         "open_tie": [label for label, seats in sides if set(seats) & set(state.outcome.open_tie)],
         "team_game": config.ruleset.side_kind == SideKind.TEAMS,
-        "finished": doc["status"] != "in_progress",
+        "finished": not in_progress,
         "can_edit": keyring.can_edit(keyring.GAME_TOKENS, game),
         "undo_form": ConfirmForm(formdata=None),
         "version": game.version,
@@ -97,10 +108,10 @@ def game_context(game):
     }
 
 
-def house_rules_played(config):
+def house_rules_played(config: engine.GameConfig) -> list[str]:
     """Return the house rules the game plays that are not the ruleset's default, for people:
     "Play with the Jick", or "Unresolved tie: Share the win" where the rule has values."""
-    played = []
+    played: list[str] = []
     for name, rule in config.ruleset.house_rules.items():
         value = config.house_rules.get(name, rule.default)
         if value == rule.default:
@@ -114,7 +125,7 @@ def house_rules_played(config):
     return played
 
 
-def next_deal_form(context, *, fresh=True):
+def next_deal_form(context: Mapping[str, Any], *, fresh: bool = True) -> DealForm | None:
     """Return the empty form for the game's next deal, or None when this browser enters none."""
     if not context["can_edit"] or context["finished"]:
         return None
@@ -123,24 +134,26 @@ def next_deal_form(context, *, fresh=True):
     return deal_form(context["config"], game["next_dealer"], number=number, fresh=fresh)
 
 
-def turn(config, dealer):
+def turn(config: engine.GameConfig, dealer: int) -> dict[str, str]:
     """Return who deals the next deal and who speaks first in its auction, by name."""
     first = config.ruleset.first_speaker(config, dealer)
     return {"dealer": config.players[dealer], "first": config.players[first]}
 
 
-def scoreboard(config, doc, last):
+def scoreboard(
+    config: engine.GameConfig, doc: Mapping[str, Any], last: engine.DealResult | None
+) -> list[dict[str, Any]]:
     """Return one row per scoring side: a team with its members' names, or a player."""
     rules = config.ruleset
     players = doc["players"]
     teams = rules.side_kind == SideKind.TEAMS
-    finished = doc["status"] != "in_progress"
+    finished = doc["status"] != Status.IN_PROGRESS
     roles = rules.roles(config, last) if last is not None else (None,) * config.seats
     bidding = set(last.bidders or ()) if last is not None else set()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for label, seats in scoring_sides(config):
         first = players[seats[0]]
-        tags = []
+        tags: list[str] = []
         for seat in seats:
             tag = _role_tag(rules, roles[seat], players[seat]["name"], team=teams)
             if tag:
@@ -168,7 +181,7 @@ def scoreboard(config, doc, last):
     return rows
 
 
-def contract(config, result):
+def contract(config: engine.GameConfig, result: engine.DealResult) -> dict[str, Any]:
     """Return the last deal's contract in parts, for one line ("Bob 4♥, called K♥ → Di: made").
 
     Read from the ruleset's entry fields: the bid, the trump suit, a called card and the
@@ -178,7 +191,7 @@ def contract(config, result):
     players = config.players
     if not result.played or result.bidder is None:
         return {"kind": str(result.kind), "number": result.number}
-    line = {
+    line: dict[str, Any] = {
         "kind": str(result.kind),
         "number": result.number,
         "bidder": players[result.bidder],
@@ -210,7 +223,7 @@ def contract(config, result):
     return line
 
 
-def _role_tag(rules, role, name, *, team):
+def _role_tag(rules: engine.Ruleset, role: Role | None, name: str, *, team: bool) -> str | None:
     """Return the words for a seat's part in the last deal, if it had one."""
     if role == Role.BIDDER:
         return _("Bidder: %(name)s", name=name) if team else _("Bidder")
@@ -219,14 +232,14 @@ def _role_tag(rules, role, name, *, team):
     return None
 
 
-def history(config, deals):
+def history(config: engine.GameConfig, deals: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Return the history's view of these deal documents, in their order.
 
     Each view's ``key`` stands for everything its row shows (scorekeeper/http/fast/rows.py): a
     digest of the stored deal, which a correction changes.
     """
     sides = scoring_sides(config)
-    views = []
+    views: list[dict[str, Any]] = []
     for deal in deals:
         view = deal_view(config, sides, engine.DealResult.from_document(deal))
         view["key"] = hashlib.blake2b(repr(deal).encode(), digest_size=12).hexdigest()
@@ -234,13 +247,15 @@ def history(config, deals):
     return views
 
 
-def deal_view(config, sides, result):
+def deal_view(
+    config: engine.GameConfig, sides: Sequence[Side], result: engine.DealResult
+) -> dict[str, Any]:
     """Return what the history shows of one deal: its kind, contract and entry in words."""
     rules = config.ruleset
     players = config.players
     fields = [f for f in rules.entry_fields(config) if f.kind not in HIDDEN_IN_HISTORY]
     bid_field = next((f for f in fields if f.kind == FieldKind.BID), None)
-    view = {
+    view: dict[str, Any] = {
         "number": result.number,
         "dealer": players[result.dealer],
         "kind": str(result.kind),
@@ -273,7 +288,7 @@ def deal_view(config, sides, result):
     return view
 
 
-def _counts(field, counts):
+def _counts(field: engine.EntryField, counts: Any) -> str | None:
     """Return the counts entered, in the field's order ("27-18" with an en dash), or None."""
     if not counts:
         return None
@@ -282,9 +297,11 @@ def _counts(field, counts):
     return "\u2013".join(str(c) for c in counts)
 
 
-def _row(field, value, players, sides):
+def _row(
+    field: engine.EntryField, value: Any, players: Sequence[str], sides: Sequence[Side]
+) -> dict[str, Any]:
     """Return one entry field's value as the history shows it."""
-    row = {"label": Words(field.label), "text": None, "suit": None, "card": None}
+    row: dict[str, Any] = {"label": Words(field.label), "text": None, "suit": None, "card": None}
     if value is None:
         row["text"] = Words(field.blank) if field.blank is not None else "\u2013"
     elif field.kind == FieldKind.SEAT:
@@ -309,24 +326,24 @@ def _row(field, value, players, sides):
     return row
 
 
-def _choice_label(field, value):
+def _choice_label(field: engine.EntryField, value: Any) -> Words | str:
     """Return the label of the field's choice with this value (the value itself if none)."""
     choice = next((c for c in field.choices if c.value == value), None)
     return Words(choice.label) if choice is not None else str(value)
 
 
-class Explanations(Mapping):
+class Explanations(Mapping[int, tuple[engine.Message, ...]]):
     """Each deal's "why this score" sentences by deal number, worked out when first read.
 
     A page shows a few deals of a long game, so only those are explained.
     """
 
-    def __init__(self, config, deals):
+    def __init__(self, config: engine.GameConfig, deals: Sequence[Mapping[str, Any]]) -> None:
         self._config = config
         self._deals = {deal["number"]: deal for deal in deals}
-        self._done = {}
+        self._done: dict[int, tuple[engine.Message, ...]] = {}
 
-    def __getitem__(self, number):
+    def __getitem__(self, number: int) -> tuple[engine.Message, ...]:
         if number not in self._done:
             result = engine.DealResult.from_document(self._deals[number])
             self._done[number] = engine.explain_deal(self._config, result)
