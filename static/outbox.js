@@ -25,11 +25,22 @@
   function database() {
     if (!opened) {
       opened = new Promise(function (resolve, reject) {
-        var request = indexedDB.open("scorekeeper", 1);
+        /* Version 2 added `games`, the games started offline (static/kept-games.js). */
+        var request = indexedDB.open("scorekeeper", 2);
         request.onupgradeneeded = function () {
-          request.result.createObjectStore("outbox", { keyPath: "key", autoIncrement: true });
+          var db = request.result;
+          if (!db.objectStoreNames.contains("outbox")) {
+            db.createObjectStore("outbox", { keyPath: "key", autoIncrement: true });
+          }
+          if (!db.objectStoreNames.contains("games")) {
+            db.createObjectStore("games", { keyPath: "key", autoIncrement: true });
+          }
         };
-        request.onsuccess = function () { resolve(request.result); };
+        request.onsuccess = function () {
+          var db = request.result;
+          db.onversionchange = function () { db.close(); opened = null; };
+          resolve(db);
+        };
         request.onerror = function () { reject(request.error); };
       });
     }

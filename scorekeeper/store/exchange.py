@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -41,6 +42,8 @@ FORMAT = "scorekeeper-export"
 BUNDLE = "scorekeeper-export-bundle"
 VERSION = 1
 ACTIONS = ("add", "correct", "undo")
+PHONE_TOKEN = re.compile(r"[A-Za-z0-9_-]{32,64}")
+"""An edit token a phone made for a game it started offline: as unguessable as ours."""
 
 
 @dataclass
@@ -546,6 +549,52 @@ def import_documents(
         db.session.rollback()
         raise
     return results
+
+
+def import_made_offline(
+    setup: Mapping[str, Any], game_id: str, token: str, made_at: str | None
+) -> tuple[Game, bool]:
+    """Store a game made on a phone with no connection, under the id and edit token it chose.
+
+    The phone made both at random when the game was started, so that a game sent again
+    (the answer to the first send was lost) is found, not made twice: the game already
+    stored under that id with that token is answered, with False. The game is checked as
+    an import of a one-game export is (`import_document`, with the ids kept): its id, its
+    time made (`made_at`, ISO 8601), its setup by the engine. A `first_dealer` of None is
+    drawn at random. Raises ImportRefused naming what is wrong; nothing is stored then.
+    """
+    existing = db.session.get(Game, game_id) if isinstance(game_id, str) else None
+    if existing is not None:
+        if tokens.check_token(existing.edit_token_hash, token):
+            return existing, False
+        raise ImportRefused(f"Game {game_id} is already stored.")
+    if not isinstance(token, str) or not PHONE_TOKEN.fullmatch(token):
+        raise ImportRefused(
+            "The edit token made on the phone must be 32 to 64 URL-safe characters."
+        )
+    if not isinstance(game_id, str) or not import_checks.ID.fullmatch(game_id):
+        raise ImportRefused("The game's id must be 16 to 32 letters, digits, '-' or '_'.")
+    players = setup.get("players")
+    first_dealer = setup.get("first_dealer")
+    if first_dealer is None:
+        first_dealer = (
+            secrets.randbelow(len(players)) if isinstance(players, list) and players else 0
+        )
+    record: dict[str, Any] = {
+        "id": game_id,
+        "ruleset": setup.get("ruleset"),
+        "players": players,
+        "first_dealer": first_dealer,
+        "target": setup.get("target"),
+        "house_rules": setup.get("house_rules"),
+        "created_at": made_at,
+        "deals": [],
+        "edit_token_hash": tokens.hash_token(token),
+    }
+    result = import_document(
+        {"format": FORMAT, "version": VERSION, "games": [record]}, keep_ids=True
+    )
+    return result.games[0], True
 
 
 def _stage(document: Any, keep_ids: bool, table: CardTable | None) -> ImportResult:

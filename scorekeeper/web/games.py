@@ -76,6 +76,11 @@ def new():
     A post with `switch` (the ruleset or a house rule changed) shows the form again for the
     game chosen, keeping what was typed: the whole page without JavaScript, the setup
     fields alone for htmx.
+
+    A game started on a phone with no connection is posted by the phone when the
+    connection is back (static/kept-games.js), with the id and edit token the phone made
+    for it (`offline_id`, `offline_token`) and when it was started (`made_at`): it is
+    stored as an import is checked, once however often it is sent.
     """
     rulesets = engine.rulesets()
     chosen = request.form.get("ruleset") or request.args.get("ruleset")
@@ -90,14 +95,20 @@ def new():
     if form.is_submitted():
         well_formed = form.validate()
         setup = form.to_request()
+        made = _made_offline()
         try:
-            if not well_formed:
+            if not well_formed or made is not None:
                 # Ask the engine anyway, so every problem is shown at once.
                 engine.configure(**{**setup, "first_dealer": setup["first_dealer"] or 0})
-            else:
+            if well_formed and made is not None:
+                game, _created = exchange.import_made_offline(setup, *made)
+                token = made[1]
+            elif well_formed:
                 game, token = games.create_game(**setup)
         except engine.RuleViolation as exc:
             errors.refused(form, exc)
+        except exchange.ImportRefused as exc:
+            form.add_rule_errors({None: [str(exc)]})
         else:
             if well_formed:
                 keyring.grant(keyring.GAME_TOKENS, game.id, token)
@@ -106,6 +117,14 @@ def new():
                 return redirect(url_for("games.show", game_id=game.id), 303)
     status = 422 if form.is_submitted() else 200
     return render_template("games/new.html", form=form, ruleset=ruleset, lineups=lineups), status
+
+
+def _made_offline() -> tuple[str, str, str | None] | None:
+    """Return the id, edit token and time a phone gave a game it started offline, or None."""
+    game_id, token = request.form.get("offline_id"), request.form.get("offline_token")
+    if game_id is None and token is None:
+        return None
+    return game_id or "", token or "", request.form.get("made_at") or None
 
 
 @bp.get("/games/<game_id>")

@@ -64,9 +64,19 @@ def shell() -> list[str]:
 
 
 def pages() -> list[str]:
-    """Return the pages kept from the start: home, the rules, and the page for any other."""
-    rules = [url_for("rules.show", ruleset_id=ruleset.id) for ruleset in engine.rulesets()]
-    return [url_for("games.home"), url_for("rules.index"), *rules, url_for("offline.page")]
+    """Return the pages kept from the start: home, the rules, the new-game page for each
+    game (a game can be started offline: static/kept-games.js), and the page for any other."""
+    rulesets = engine.rulesets()
+    rules = [url_for("rules.show", ruleset_id=ruleset.id) for ruleset in rulesets]
+    new = [url_for("games.new", ruleset=ruleset.id) for ruleset in rulesets]
+    return [
+        url_for("games.home"),
+        url_for("rules.index"),
+        *rules,
+        url_for("games.new"),
+        *new,
+        url_for("offline.page"),
+    ]
 
 
 @bp.get("/sw.js")

@@ -246,7 +246,7 @@ def test_a_game_opened_once_opens_again_with_no_connection_marked_offline(phone,
     assert [d["number"] for d in deals(live_server, game)] == [1]
 
     # Home and the rules open too; a page never opened here says it has no copy.
-    for path, heading in (("/", "Score pad"), ("/rules", "Rules"), ("/games/new", "Offline")):
+    for path, heading in (("/", "Score pad"), ("/rules", "Rules"), ("/tables/new", "Offline")):
         other = phone.new_page()
         other.goto(live_server + path)
         assert other.locator("html").get_attribute("data-offline-copy") is not None, path

@@ -1,0 +1,123 @@
+"""A game started with no connection: kept on the phone, started on the server once the
+connection is back, and opened on the phone with its edit rights."""
+
+import json
+import re
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import PHONE, check_axe
+from tests.browser.test_offline import until, worker_ready
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ["Ann", "Bob", "Cy", "Di"]
+KEPT_IDS = """async () => {
+  const db = await new Promise((ok) => {
+    const open = indexedDB.open("scorekeeper", 2);
+    open.onsuccess = () => ok(open.result);
+  });
+  const all = await new Promise((ok) => {
+    const read = db.transaction("games").objectStore("games").getAll();
+    read.onsuccess = () => ok(read.result);
+  });
+  db.close();
+  return all.map((game) => game.id);
+}"""
+"""The ids of the games kept on the phone, read from its IndexedDB."""
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE)
+    yield context
+    context.close()
+
+
+def read(live_server, path):
+    with urllib.request.urlopen(live_server + path, timeout=5) as answer:
+        return json.load(answer)
+
+
+def test_a_game_started_offline_is_started_on_the_server_when_the_phone_is_back(phone, live_server):
+    home = phone.new_page()
+    home.goto(live_server + "/")
+    worker_ready(home)
+    kept_page = "new URL('/games/new?ruleset=shmear', location.href).href"
+    until(home, f"async () => !!(await caches.match({kept_page}))")
+    phone.set_offline(True)
+
+    # From the home screen, no signal: "Start a game" opens the kept new-game page.
+    home.get_by_role("link", name="Start a game").click()
+    expect(home.get_by_role("heading", name="New game")).to_be_visible()
+    assert home.locator("html").get_attribute("data-offline-copy") is not None
+    until(home, "window.htmx !== undefined")
+    # Choosing another game works offline: its setup comes from the phone's copy.
+    home.get_by_role("radio", name="Shmear", exact=True).check()
+    expect(home.locator("#target-hint")).to_contain_text("Shmear is played to 11.")
+    for seat, name in enumerate(PLAYERS, start=1):
+        home.get_by_role("textbox", name=re.compile(f"^Player {seat}")).fill(name)
+    home.get_by_role("spinbutton", name="Target score").fill("7")
+    dealer = home.get_by_role("group", name="First dealer")
+    dealer.get_by_role("radio", name="Bob", exact=True).check()
+    home.get_by_role("button", name="Start game").click()
+
+    kept = home.get_by_role("region", name="Games kept on this phone")
+    expect(kept).to_be_visible()
+    expect(kept).to_contain_text("Game kept on this phone: there is no connection.")
+    expect(kept.locator(".kept-game-what")).to_have_text("Shmear to 7: Ann, Bob, Cy, Di")
+    expect(kept).to_contain_text("not started on the server yet")
+    check_axe(home)
+    game_id = home.evaluate(KEPT_IDS)
+    assert len(game_id) == 1
+    game_id = game_id[0]
+
+    # Kept across a reload with no signal, listed on home too.
+    home.goto(live_server + "/")
+    expect(home.get_by_role("region", name="Games kept on this phone")).to_contain_text(
+        "Shmear to 7: Ann, Bob, Cy, Di"
+    )
+
+    # Back online: the game is started on the server and this phone opens it, as editor.
+    phone.set_offline(False)
+    home.wait_for_url(f"{live_server}/games/{game_id}", timeout=20000)
+    expect(home.locator("#game .flash")).to_contain_text("Game started. Bob deals first.")
+    expect(home.locator("#deal-form")).to_be_visible()
+    game = read(live_server, f"/api/v1/games/{game_id}")
+    assert [p["name"] for p in game["players"]] == PLAYERS
+    assert (game["ruleset"], game["target"], game["first_dealer"]) == ("shmear", 7, 1)
+    assert game["deals"] == []
+    home.goto(live_server + "/")
+    expect(home.get_by_role("region", name="Games kept on this phone")).to_be_hidden()
+    expect(home.get_by_role("region", name="Games on this device")).to_contain_text(
+        "Ann, Bob, Cy, Di"
+    )
+
+
+def test_a_game_started_offline_that_the_server_refuses_goes_back_to_the_form(phone, live_server):
+    page = phone.new_page()
+    page.goto(live_server + "/games/new?ruleset=shmear")
+    worker_ready(page)
+    until(page, "window.htmx !== undefined")
+    phone.set_offline(True)
+    for seat, name in enumerate(["Ann", "Bob"], start=1):  # Shmear needs three
+        page.get_by_role("textbox", name=re.compile(f"^Player {seat}")).fill(name)
+    page.get_by_role("button", name="Start game").click()
+    kept = page.get_by_role("region", name="Games kept on this phone")
+    expect(kept.locator(".kept-game-what")).to_have_text("Shmear to 11: Ann, Bob")
+
+    phone.set_offline(False)
+    expect(kept).to_contain_text("The server did not start this game:", timeout=20000)
+    expect(kept).to_contain_text("The name in seat 2 must be")  # the engine's reason
+    expect(kept).not_to_contain_text("there is no connection")
+    kept.get_by_role("button", name="Back to the form").click()
+    expect(kept).to_be_hidden()
+    player = page.get_by_role("textbox", name=re.compile("^Player 2"))
+    expect(player).to_have_value("Bob")
+    page.get_by_role("textbox", name=re.compile("^Player 3")).fill("Cy")
+    page.get_by_role("button", name="Start game").click()
+    expect(page.get_by_role("region", name="Scoreboard")).to_be_visible()
+    game = read(live_server, "/api/v1/games/" + page.url.rsplit("/", 1)[1])
+    assert [p["name"] for p in game["players"]] == ["Ann", "Bob", "Cy"]
