@@ -10,7 +10,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, check_axe
 from tests.browser.test_live import DEAL_1, DEAL_1_API, api, new_game, scores, tap
 from tests.browser.test_offline import deals, open_as_editor, worker_ready
 from tests.browser.test_table import pass_all
@@ -75,6 +75,7 @@ def test_both_deals_shown_across_reloads_and_keep_theirs_drops_mine(phone, live_
     expect(line.locator(".outbox-mine")).to_contain_text(MINE)
     buttons = line.get_by_role("button").all_inner_texts()
     assert buttons == ["Keep theirs, drop mine", "Add mine as deal 2", "Correct deal 1 to mine"]
+    check_axe(editor)
 
     # The choice waits on the phone: after a reload, and after one with no signal.
     editor.reload()
