@@ -158,9 +158,15 @@
     return text("what", { game: label, target: body.get("target") || "", players: names.join(", ") });
   }
 
+  /* No connection: the phone says so, or this page is the copy the phone kept because the
+     server did not answer (a post from it would most likely get no answer either). */
+  function cutOff() {
+    return navigator.onLine === false || document.documentElement.dataset.offlineCopy !== undefined;
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (form !== newGameForm() || navigator.onLine !== false) { return; }
+    if (form !== newGameForm() || !cutOff()) { return; }
     event.preventDefault();
     event.stopPropagation();
     var body = new URLSearchParams(event.submitter ? new FormData(form, event.submitter) : new FormData(form));
@@ -178,6 +184,7 @@
       say(text("kept"));
       render();
       box().scrollIntoView({ block: "start" });
+      send(); /* the server may answer again already */
     }, function () {
       say(text("notKept"));
       render();

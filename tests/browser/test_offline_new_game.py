@@ -121,3 +121,32 @@ def test_a_game_started_offline_that_the_server_refuses_goes_back_to_the_form(ph
     expect(page.get_by_role("region", name="Scoreboard")).to_be_visible()
     game = read(live_server, "/api/v1/games/" + page.url.rsplit("/", 1)[1])
     assert [p["name"] for p in game["players"]] == ["Ann", "Bob", "Cy"]
+
+
+def test_a_game_started_from_the_kept_copy_is_kept_while_the_server_does_not_answer(
+    phone, live_server
+):
+    """One bar of signal: the phone says it is online, but the new-game page came from
+    the copy and the server does not answer the post."""
+    page = phone.new_page()
+    page.goto(live_server + "/games/new?ruleset=shmear")
+    worker_ready(page)
+    phone.set_offline(True)
+    page.reload()
+    assert page.locator("html").get_attribute("data-offline-copy") is not None
+    phone.route(re.compile(r".*/games/new(\?.*)?$"), lambda route: route.abort())
+    phone.set_offline(False)
+    until(page, "window.htmx !== undefined")
+    for seat, name in enumerate(["Ann", "Bob", "Cy"], start=1):
+        page.get_by_role("textbox", name=re.compile(f"^Player {seat}")).fill(name)
+    page.get_by_role("button", name="Start game").click()
+    kept = page.get_by_role("region", name="Games kept on this phone")
+    expect(kept.locator(".kept-game-what")).to_have_text("Shmear to 11: Ann, Bob, Cy")
+    page.wait_for_timeout(1000)
+    expect(kept).to_contain_text("not started on the server yet")
+
+    phone.unroute(re.compile(r".*/games/new(\?.*)?$"))
+    page.wait_for_url(re.compile(r".*/games/(?!new)[^/?#]+$"), timeout=20000)
+    expect(page.locator("#deal-form")).to_be_visible()
+    game = read(live_server, "/api/v1/games/" + page.url.rsplit("/", 1)[1])
+    assert [p["name"] for p in game["players"]] == ["Ann", "Bob", "Cy"]
