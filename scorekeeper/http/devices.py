@@ -4,6 +4,8 @@ Standard library only: the edit session's label is made in ``keyring`` and read 
 for the change log in ``changes``.
 """
 
+from typing import Literal, TypeAlias
+
 WEB_PREFIX = "web:"
 API_PREFIX = "api:"
 API_LABEL = "api"
@@ -36,9 +38,9 @@ _SYSTEMS = (
 )
 
 
-def agent_family(user_agent):
+def agent_family(header: str | None) -> str:
     """Return e.g. "Chrome on Android" for a User-Agent string, or "" when unknown."""
-    user_agent = user_agent or ""
+    user_agent = header or ""
     browser = next((name for key, name in _BROWSERS if key in user_agent), "")
     system = next((name for key, name in _SYSTEMS if key in user_agent), "")
     if browser and system:
@@ -46,11 +48,15 @@ def agent_family(user_agent):
     return browser or system
 
 
-def web_label(device_id, user_agent):
+def web_label(device_id: str, user_agent: str | None) -> str:
     """Return the label stored with a change made from a browser's edit session."""
     family = agent_family(user_agent)
     label = WEB_PREFIX + device_id + (SEPARATOR + family if family else "")
     return label[:MAX_LENGTH]
+
+
+Parsed: TypeAlias = tuple[Literal["web"], str, str] | tuple[Literal["api"], str | None]
+"""A stored label split for display: ("web", family, short id) or ("api", name or None)."""
 
 
 def api_label(header: str | None) -> str:
@@ -79,7 +85,7 @@ def header_text(value: str) -> str:
         return value
 
 
-def parse(label):
+def parse(label: str | None) -> Parsed | None:
     """Split a stored label for display: ("web", family, short id), ("api", name) or None.
 
     Family and name are plain text as stored or sent; templates escape them.

@@ -1,9 +1,11 @@
 """Decide between a fragment and a whole page, the one place that reads htmx's headers."""
 
-from flask import make_response, render_template, request
+from typing import Any
+
+from flask import Response, make_response, render_template, request
 
 
-def wants_fragment():
+def wants_fragment() -> bool:
     """Return True for an htmx request that swaps part of the page.
 
     Boosted requests and history restores replace the whole page, so they get the page.
@@ -16,7 +18,7 @@ def wants_fragment():
     )
 
 
-def render(page, fragment, status=200, **context):
+def render(page: str, fragment: str, status: int = 200, **context: Any) -> Response:
     """Render the fragment for htmx and the page otherwise; both vary on HX-Request."""
     template = fragment if wants_fragment() else page
     response = make_response(render_template(template, **context), status)

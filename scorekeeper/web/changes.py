@@ -4,7 +4,9 @@ The fields, their labels and how their values read come from the ruleset's descr
 of its entry, so the log speaks every game's language without naming its fields.
 """
 
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
 from flask import Flask
 from flask_babel import gettext as _
@@ -12,6 +14,7 @@ from flask_babel import gettext as _
 from scorekeeper import engine
 from scorekeeper.engine import FieldKind
 from scorekeeper.http import devices
+from scorekeeper.store.models import Change
 from scorekeeper.web.i18n import join_words, translate
 
 
@@ -21,7 +24,7 @@ def init_app(app: Flask) -> None:
     app.add_template_global(describe_change, "describe_change")
 
 
-def device_name(label):
+def device_name(label: str | None) -> str:
     """Return the short name of the device behind a change."""
     parsed = devices.parse(label)
     if parsed is None:
@@ -34,20 +37,24 @@ def device_name(label):
 
 
 @lru_cache(maxsize=256)
-def _fields(ruleset_id, players, house_rules):
+def _fields(
+    ruleset_id: str, players: tuple[str, ...], house_rules: tuple[tuple[str, Any], ...]
+) -> tuple[engine.EntryField, ...]:
     """Return a ruleset's entry fields for this table and these house rules."""
     config = engine.configure(ruleset_id, list(players), 0, None, dict(house_rules))
     return config.ruleset.entry_fields(config)
 
 
-def describe_change(change, players, game):
+def describe_change(
+    change: Change, players: Sequence[str], game: Mapping[str, Any]
+) -> list[tuple[str, str | int, str | int]]:
     """Return what a change did as (label, before, after) rows for the correction history.
 
     `game` is the API's game document (its ruleset and house rules say what a deal holds).
     """
     fields = _fields(game["ruleset"], tuple(players), tuple(sorted(game["house_rules"].items())))
     before, after = change.before or {}, change.after or {}
-    rows = []
+    rows: list[tuple[str, str | int, str | int]] = []
     for field in fields:
         old, new = before.get(field.name), after.get(field.name)
         if change.action == "correct" and old == new:
@@ -72,7 +79,7 @@ def describe_change(change, players, game):
     return rows
 
 
-def _side_name(index, players, game):
+def _side_name(index: int, players: Sequence[str], game: Mapping[str, Any]) -> str:
     """Return a side of the game by index: a team's members, or a player."""
     teams = game.get("teams")
     if teams is not None and 0 <= index < len(teams):
@@ -82,7 +89,9 @@ def _side_name(index, players, game):
     return str(index)
 
 
-def _value(field, value, players, game):
+def _value(
+    field: engine.EntryField, value: Any, players: Sequence[str], game: Mapping[str, Any]
+) -> str:
     """Return a stored entry value as people read it (seats as names, cards in words)."""
     if value is None:
         return "\u2013"

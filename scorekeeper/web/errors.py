@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from flask import Blueprint, Flask, current_app, make_response, render_template
+from flask import Blueprint, Flask, Response, current_app, make_response, render_template
 from flask_babel import gettext as _
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
@@ -67,7 +67,7 @@ def register_game_errors(bp: Blueprint) -> None:
     bp.register_error_handler(CSRFError, stale_form)
 
 
-def error_page(error: HTTPException):
+def error_page(error: HTTPException) -> HTTPException | Response:
     """Render the page for an HTTP error (an unexpected exception arrives as a 500)."""
     status = error.code
     if status not in PAGES:
@@ -83,12 +83,12 @@ def error_page(error: HTTPException):
     return response
 
 
-def missing(_error: lookup.Missing):
+def missing(_error: lookup.Missing) -> HTTPException | Response:
     """Answer a game, deal or table the store does not have with the 404 page."""
     return error_page(NotFound())
 
 
-def database_error(error: OperationalError):
+def database_error(error: OperationalError) -> Response:
     """Answer a busy database, or one out of reach (a restart), with 503 and Retry-After;
     any other failure as a 500 page."""
     db.session.rollback()
@@ -102,7 +102,7 @@ def database_error(error: OperationalError):
     return render(title(), message(), 500)
 
 
-def busy_page():
+def busy_page() -> Response:
     """Return the 503 page of a busy database: nothing was saved, send it again."""
     message = _(
         "The score pad is busy with another change and nothing was saved. "
@@ -111,7 +111,7 @@ def busy_page():
     return resend_page(_("Busy, please resend"), message)
 
 
-def lost_page():
+def lost_page() -> Response:
     """Return the 503 page of a database out of reach: nothing was saved, send it again."""
     message = _(
         "The score pad's database cannot be reached just now, so nothing was saved. "
@@ -120,32 +120,32 @@ def lost_page():
     return resend_page(_("Database out of reach"), message)
 
 
-def resend_page(title: str, message: str):
+def resend_page(title: str, message: str) -> Response:
     """Return a 503 page asking to send again, with the store's Retry-After."""
     response = render(title, message, 503)
     response.headers["Retry-After"] = str(busy.RETRY_AFTER)
     return response
 
 
-def game_forbidden(_error):
+def game_forbidden(_error: HTTPException) -> Response:
     """Explain that this browser may look but not change the game."""
     message = _("This browser can view this game but not change it.")
     return render(_("View only"), message, 403)
 
 
-def game_not_found(_error):
+def game_not_found(_error: HTTPException | lookup.Missing) -> Response:
     """Explain a missing game or deal."""
     message = _("There is no such game or deal. Check the address.")
     return render(_("Not found"), message, 404)
 
 
-def stale_form(_error):
+def stale_form(_error: CSRFError) -> Response:
     """Explain a stale or foreign form without losing the player's place."""
     message = _("This form is out of date. Reload the page and enter it again.")
     return render(_("Please reload"), message, 400)
 
 
-def render(title: str, message: str, status: int):
+def render(title: str, message: str, status: int) -> Response:
     """Return the error page with this title and sentence."""
     return make_response(render_template("error.html", title=title, message=message), status)
 

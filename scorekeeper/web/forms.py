@@ -54,7 +54,7 @@ NUMBER_TEXT = re.compile(r"[0-9]+")
 Label: TypeAlias = "str | Words | LazyString"
 """What a control's label or a choice's text may be: plain text, engine words, a lazy
 translation."""
-Problems: TypeAlias = Mapping[str | None, Iterable[engine.Message | str]]
+Problems: TypeAlias = Mapping[str | None, Iterable[object]]
 """Messages by the field they concern (None: the whole form), as a RuleViolation holds them."""
 Side: TypeAlias = tuple[str, tuple[int, ...]]
 """A side that keeps a score: its label and its seats."""

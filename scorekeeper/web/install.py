@@ -2,7 +2,7 @@
 
 import json
 
-from flask import Blueprint, current_app, url_for
+from flask import Blueprint, Response, current_app, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
@@ -23,7 +23,7 @@ ICONS = (
 
 
 @bp.get("/manifest.webmanifest")
-def manifest():
+def manifest() -> Response:
     """Serve the manifest in the page's language, so phones can add the app to the home screen."""
     document = {
         "name": _("Scorekeeper"),

@@ -21,7 +21,7 @@ _PROBES = ("10.255.255.254", "172.31.255.254", "192.168.255.254")
 
 
 @functools.lru_cache(maxsize=512)
-def qr_svg(url, title):
+def qr_svg(url: str, title: str) -> Markup:
     """Return the URL as an inline SVG QR code, dark on white whatever the page's colours.
 
     Drawn once per link and title in each worker: a QR code is the slowest part of a page.
@@ -43,7 +43,7 @@ def qr_svg(url, title):
     return Markup(svg)
 
 
-def public_base_url():
+def public_base_url() -> str:
     """Return the scheme and host phones should use in share links.
 
     PUBLIC_URL when set; else the address asked for when TRUSTED_HOSTS vouches for it
@@ -61,14 +61,14 @@ def public_base_url():
         netloc = address + (f":{parts.port}" if parts.port else "")
         return urlunsplit(parts._replace(netloc=netloc)).rstrip("/")
     if is_loopback(request.host):
-        address = lan_address()
-        if address:
-            netloc = address + (f":{parts.port}" if parts.port else "")
+        found = lan_address()
+        if found:
+            netloc = found + (f":{parts.port}" if parts.port else "")
             parts = parts._replace(netloc=netloc)
     return urlunsplit(parts).rstrip("/")
 
 
-def lan_address():
+def lan_address() -> str | None:
     """Return this machine's address on the local network, or None (no packet is sent)."""
     for probe in _PROBES:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
@@ -82,7 +82,7 @@ def lan_address():
     return None
 
 
-def is_loopback(host):
+def is_loopback(host: str) -> bool:
     """Return True for localhost or a loopback address, with or without a port."""
     name = urlsplit("//" + host).hostname or ""
     if name == "localhost":

@@ -11,7 +11,7 @@ import functools
 import hashlib
 from pathlib import Path
 
-from flask import Blueprint, current_app, render_template, url_for
+from flask import Blueprint, Response, current_app, render_template, url_for
 
 from scorekeeper import engine
 from scorekeeper.http.security import HTMX_CDN_URL
@@ -80,7 +80,7 @@ def pages() -> list[str]:
 
 
 @bp.get("/sw.js")
-def worker():
+def worker() -> Response:
     """Serve the service worker, always asked afresh so that a new release is seen at once."""
     local_only = current_app.config.get("HTMX_LOCAL_ONLY", False)
     source = render_template(
@@ -102,6 +102,6 @@ def worker():
 
 
 @bp.get("/offline")
-def page():
+def page() -> str:
     """Say, offline, that the page asked for was never opened on this phone."""
     return render_template("offline/page.html")

@@ -7,7 +7,8 @@ any screen. It follows the game as the game page does, on the same stream of ver
 JavaScript no stream can be followed, so the page reloads itself now and then.
 """
 
-from flask import Blueprint, make_response, redirect, request, url_for
+from flask import Blueprint, Response, make_response, redirect, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.http import cache
 from scorekeeper.http.htmx import render, wants_fragment
@@ -23,7 +24,7 @@ RELOAD_SECONDS = 15
 
 
 @bp.get("/games/<game_id>/screen")
-def show(game_id: str):
+def show(game_id: str) -> Response:
     """Show the big screen: the scores, the target, whose deal it is, the last hand, the win."""
     version, _hash = require_stamp(game_id)
     key = cache.key("screen", game_id, version, False)
@@ -31,7 +32,7 @@ def show(game_id: str):
 
 
 @bp.get("/games/<game_id>/screen/live")
-def poll(game_id: str):
+def poll(game_id: str) -> BaseResponse:
     """Answer the big screen's poll: 304 while nothing changed, else its new live part."""
     if not wants_fragment():
         return redirect(url_for("screen.show", game_id=game_id), 303)
@@ -43,7 +44,7 @@ def poll(game_id: str):
     return cache.page(key, lambda: _render(game_id, live_part=True))
 
 
-def _render(game_id: str, *, live_part: bool = False):
+def _render(game_id: str, *, live_part: bool = False) -> Response:
     """Render the big screen (for htmx its live part) as the game stands now."""
     context = game_context(require_game(game_id))
     context["can_edit"] = False  # never any control, whoever looks

@@ -8,6 +8,7 @@ hash, so making a new token (rotating) revokes every older link, session and API
 at once.
 """
 
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import (
@@ -21,7 +22,9 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from werkzeug.wrappers import Response
 
 from scorekeeper.http import keyring
 from scorekeeper.store import games
@@ -39,7 +42,7 @@ _NO_STORE = "no-store"
 
 
 @bp.get("/games/<game_id>/edit/<token>")
-def join(game_id, token):
+def join(game_id: str, token: str) -> ResponseReturnValue:
     """Let this browser edit the game when the token is right, then drop the token from the URL."""
     game = require_game(game_id)
     g.carries_token = True
@@ -53,7 +56,7 @@ def join(game_id, token):
 
 
 @bp.post("/games/<game_id>/edit-link")
-def rotate(game_id):
+def rotate(game_id: str) -> Response:
     """Make a new edit token: every older edit link, session and API token stops working."""
     game = require_game(game_id)
     if not keyring.can_edit(keyring.GAME_TOKENS, game):
@@ -75,7 +78,7 @@ def rotate(game_id):
 
 
 @bp.app_template_global()
-def share_links(game_id, can_edit):
+def share_links(game_id: str, can_edit: bool) -> dict[str, Any]:
     """Return the view link, the big screen's and, for a browser that may edit, the edit
     link, each with a QR code."""
     base = links.public_base_url()
@@ -111,7 +114,7 @@ def share_links(game_id, can_edit):
 
 
 @bp.after_app_request
-def _protect_token_pages(response):
+def _protect_token_pages(response: Response) -> Response:
     """Keep pages that carry an edit token out of caches and out of Referer headers."""
     if g.get("carries_token"):
         response.headers["Cache-Control"] = _NO_STORE

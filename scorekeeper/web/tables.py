@@ -1,5 +1,7 @@
 """Table pages: a group's games, its regulars' records, its links, export and import."""
 
+from typing import Any, TypedDict
+
 from flask import (
     Blueprint,
     abort,
@@ -10,8 +12,10 @@ from flask import (
     request,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.wrappers import Response
 
 from scorekeeper import config, engine
 from scorekeeper.extensions import csrf
@@ -19,7 +23,7 @@ from scorekeeper.http import bodies, keyring, params, ratelimits
 from scorekeeper.http.htmx import render
 from scorekeeper.store import exchange, import_checks, limits, stats, tables
 from scorekeeper.store.lookup import require_table
-from scorekeeper.store.models import CardTable
+from scorekeeper.store.models import CardTable, Game
 from scorekeeper.web import errors, links
 from scorekeeper.web.forms import (
     ConfirmForm,
@@ -43,7 +47,16 @@ IMPORT_BODY_LIMIT = IMPORT_LIMIT + config.MAX_BODY_BYTES
 REGULARS_PER_PAGE = 50
 
 
-def _require_edit(table):
+class Filters(TypedDict):
+    """The archive's filters and page, as `tables.archive` takes them."""
+
+    page: int
+    player: int | None
+    ruleset: str | None
+    outcome: engine.Status | None
+
+
+def _require_edit(table: CardTable) -> None:
     """Refuse a change from a browser without the table's edit token."""
     if not keyring.can_edit(keyring.TABLE_TOKENS, table):
         abort(403)
@@ -53,7 +66,7 @@ def _require_edit(table):
 
 
 @bp.get("/tables")
-def index():
+def index() -> str:
     """List the tables this device has opened, and offer to create one."""
     recent = tables.get_tables(keyring.recent(keyring.RECENT_TABLES))
     return render_template(
@@ -63,7 +76,7 @@ def index():
 
 @bp.route("/tables/new", methods=["GET", "POST"])
 @ratelimits.creating
-def new():
+def new() -> ResponseReturnValue:
     """Create a table; this browser may then start games there."""
     form = TableForm()
     if form.validate_on_submit():
@@ -85,7 +98,7 @@ def new():
 @csrf.exempt  # the form checks its own CSRF token, after the larger body limit is set
 @bodies.allow_body(IMPORT_BODY_LIMIT)
 @ratelimits.creating
-def import_table():
+def import_table() -> ResponseReturnValue:
     """Import an export file as a new table; every deal is checked by the rules first."""
     return _import(None)
 
@@ -94,14 +107,14 @@ def import_table():
 @csrf.exempt  # as above
 @bodies.allow_body(IMPORT_BODY_LIMIT)
 @ratelimits.creating
-def import_games(table_id):
+def import_games(table_id: str) -> ResponseReturnValue:
     """Import an export file's games into this table (edit rights)."""
     table = require_table(table_id)
     _require_edit(table)
     return _import(table)
 
 
-def _import(table):
+def _import(table: CardTable | None) -> ResponseReturnValue:
     """Check and store an uploaded export file, or show why it was refused."""
     request.max_content_length = IMPORT_BODY_LIMIT
     try:
@@ -144,7 +157,7 @@ def _too_large(table: CardTable | None) -> tuple[str, int, dict[str, str]]:
 
 
 @bp.get("/tables/<table_id>")
-def show(table_id):
+def show(table_id: str) -> str:
     """Show the table: its games (filtered, a page at a time), its regulars and its links."""
     table = require_table(table_id)
     keyring.remember(keyring.RECENT_TABLES, table.id)
@@ -185,7 +198,7 @@ def show(table_id):
 
 
 @bp.get("/tables/<table_id>/edit/<token>")
-def join(table_id, token):
+def join(table_id: str, token: str) -> ResponseReturnValue:
     """Let this browser start games at the table when the token is right, then drop it."""
     table = require_table(table_id)
     g.carries_token = True
@@ -199,7 +212,7 @@ def join(table_id, token):
 
 
 @bp.post("/tables/<table_id>/edit-link")
-def rotate(table_id):
+def rotate(table_id: str) -> Response:
     """Make a new edit link: every older one, and every browser that opened it, stops editing."""
     table = require_table(table_id)
     _require_edit(table)
@@ -212,7 +225,7 @@ def rotate(table_id):
 
 @bp.route("/tables/<table_id>/games/new", methods=["GET", "POST"])
 @ratelimits.creating
-def new_game(table_id):
+def new_game(table_id: str) -> ResponseReturnValue:
     """Start a game at the table, its regulars offered by name."""
     table = require_table(table_id)
     _require_edit(table)
@@ -266,7 +279,7 @@ def new_game(table_id):
 
 
 @bp.post("/tables/<table_id>/merge")
-def merge(table_id):
+def merge(table_id: str) -> Response:
     """Fold one spelling of a player into another; their games and records follow."""
     table = require_table(table_id)
     _require_edit(table)
@@ -295,7 +308,7 @@ def merge(table_id):
 
 
 @bp.get("/tables/<table_id>/players/<int:player_id>")
-def player(table_id, player_id):
+def player(table_id: str, player_id: int) -> str:
     """Show one regular's record at the table."""
     table = require_table(table_id)
     if player_id not in {p.id for p in table.players}:
@@ -311,7 +324,7 @@ def player(table_id, player_id):
 
 
 @bp.get("/tables/<table_id>/stats")
-def table_stats(table_id):
+def table_stats(table_id: str) -> str:
     """Show every regular's record side by side, and how the table's games ended."""
     table = require_table(table_id)
     summary = stats.table_stats(table)
@@ -325,14 +338,14 @@ def table_stats(table_id):
 
 
 @bp.get("/tables/<table_id>/export.json")
-def export_json(table_id):
+def export_json(table_id: str) -> Response:
     """Download the table and all its games as lossless JSON."""
     table = require_table(table_id)
     return exchange.json_download(exchange.export_table(table), f"{table.name}.json")
 
 
 @bp.get("/tables/<table_id>/export.csv")
-def export_csv(table_id):
+def export_csv(table_id: str) -> Response:
     """Download every deal of every game at the table, one row per player."""
     table = require_table(table_id)
     return exchange.csv_response(exchange.table_csv(table), f"{table.name}.csv")
@@ -341,20 +354,21 @@ def export_csv(table_id):
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _imported(result):
+def _imported(result: exchange.ImportResult) -> str:
     """Grant this browser the edit links of what it imported, and show them, once.
 
     The page answers the POST itself (no redirect): the links of a large import do not
     fit in the session cookie, and they must not be kept anywhere else.
     """
     target = result.table
+    assert target is not None  # the page imports to a table: the file's, or one it names
     base = links.public_base_url()
     table_url = None
     if result.table_token:
         keyring.grant(keyring.TABLE_TOKENS, target.id, result.table_token)
         table_url = base + url_for("tables.join", table_id=target.id, token=result.table_token)
     keyring.remember(keyring.RECENT_TABLES, target.id)
-    edit_links = []
+    edit_links: list[tuple[Game, str]] = []
     # The keyring keeps the newest tokens: grant games still in progress last, so they stay.
     for game in sorted(result.games, key=lambda game: game.status == engine.Status.IN_PROGRESS):
         token = result.game_tokens.get(game.id)
@@ -372,31 +386,31 @@ def _imported(result):
     )
 
 
-def _filters(table):
+def _filters(table: CardTable) -> Filters:
     """Return the archive's filters and page from the query string, unknown values dropped."""
     args = request.args
     player = params.int_arg("player", None, 1, params.MAX_ID)
     ruleset = args.get("ruleset") or None
     outcome = args.get("outcome") or None
     return {
-        "page": params.int_arg("page", 1, 1, params.MAX_ID),
+        "page": params.int_arg("page", 1, 1, params.MAX_ID) or 1,
         "player": player if player in {p.id for p in table.players} else None,
         "ruleset": ruleset if ruleset in {r.id for r in engine.rulesets()} else None,
         "outcome": engine.Status(outcome) if outcome in tables.OUTCOMES else None,
     }
 
 
-def _statistic_labels():
+def _statistic_labels() -> dict[str, dict[str, engine.Message]]:
     """Return each ruleset's statistics labels by tag, for the pages to translate."""
     return {r.id: {s.tag: s.label for s in r.statistics} for r in engine.rulesets()}
 
 
-def _query(filters):
+def _query(filters: Filters) -> dict[str, Any]:
     """Return the filters worth repeating in a link (page excluded)."""
     return {k: v for k, v in filters.items() if k != "page" and v is not None}
 
 
-def _share(table, editable):
+def _share(table: CardTable, editable: bool) -> dict[str, Any]:
     """Return the table's view link and, for an editor, its edit link, each with a QR code."""
     base = links.public_base_url()
     view_url = base + url_for("tables.show", table_id=table.id)
