@@ -19,6 +19,8 @@ demand, a batch at a time, and the whole change log has its own page.
 
 import json
 import time
+from collections.abc import Iterator
+from typing import TypeVar
 
 from flask import (
     Blueprint,
@@ -33,6 +35,7 @@ from flask import (
 )
 from markupsafe import Markup
 from werkzeug.http import quote_etag
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.http import cache, hangups, params
 from scorekeeper.http.htmx import render, wants_fragment
@@ -58,9 +61,11 @@ RETRY_MS = 2000
 KEEPALIVE_SECONDS = 25
 """How often an idle stream sends a comment, so that no proxy takes it for dead."""
 
+AnyResponse = TypeVar("AnyResponse", bound=BaseResponse)
+
 
 @bp.get("/games/<game_id>/live")
-def poll(game_id):
+def poll(game_id: str) -> BaseResponse:
     """Answer the poll of an open game page: 304 while nothing changed, else the new parts."""
     if not wants_fragment():
         return redirect(url_for("games.show", game_id=game_id), 303)
@@ -76,7 +81,7 @@ def poll(game_id):
         params.parse_int(request.headers.get(cache.HISTORY_FROM), None, 0, params.MAX_ID) or None
     )
 
-    def render_live():
+    def render_live() -> Response:
         context = game_context(require_game(game_id))
         if shown_from is not None and shown_from < context["recent_from"]:
             deals = context["game"]["deals"]
@@ -90,7 +95,7 @@ def poll(game_id):
 
 
 @bp.get("/games/<game_id>/events")
-def events(game_id):
+def events(game_id: str) -> Response:
     """Stream the game's version as server-sent events: now, then each one saved.
 
     Each event is ``event: version`` with the version as its data (and id). The stream
@@ -126,7 +131,7 @@ def events(game_id):
 
     stop_watching = hangups.watch(request.environ, let_go)
 
-    def stream():
+    def stream() -> Iterator[str]:
         yield f"retry: {RETRY_MS}\n\n"
         yield _event(follower.version)
         deadline = time.monotonic() + seconds
@@ -146,7 +151,7 @@ def events(game_id):
     return response
 
 
-def _event(version):
+def _event(version: int) -> str:
     return f"id: {version}\nevent: version\ndata: {version}\n\n"
 
 
@@ -159,7 +164,7 @@ def _holders() -> hangups.Holders:
 
 
 @bp.get("/games/<game_id>/earlier")
-def earlier(game_id):
+def earlier(game_id: str) -> Response:
     """Show the deals before `before` (else before the live page's), newest first.
 
     htmx puts them in place of the history's "earlier deals" link; without JavaScript
@@ -168,7 +173,7 @@ def earlier(game_id):
     version, can_edit = cache.version_and_rights(game_id)
     before = request.args.get("before", type=int)
 
-    def render_earlier():
+    def render_earlier() -> Response:
         context = game_context(require_game(game_id))
         deals = context["game"]["deals"]
         end = len(deals) - RECENT_DEALS if before is None else min(before, len(deals) + 1) - 1
@@ -180,7 +185,7 @@ def earlier(game_id):
 
 
 @bp.get("/games/<game_id>/changes")
-def changes(game_id):
+def changes(game_id: str) -> str:
     """Show a game's whole change log."""
     game = require_game(game_id, deals=True)
     context = game_context(game)
@@ -190,7 +195,7 @@ def changes(game_id):
 
 
 @bp.app_template_global()
-def live_attributes(game_id, version, can_edit, poll="live.poll"):
+def live_attributes(game_id: str, version: int, can_edit: bool, poll: str = "live.poll") -> Markup:
     """Return the attributes that keep the scoreboard current: htmx asks for the live parts
     on the event ``live`` (sent by static/live.js when the stream says a new version) and
     every 2 s while the stream is down.
@@ -211,7 +216,7 @@ def live_attributes(game_id, version, can_edit, poll="live.poll"):
     )
 
 
-def live_headers(response, etag):
+def live_headers(response: AnyResponse, etag: str) -> AnyResponse:
     """Mark a live response as revalidated on every poll and varying by session."""
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache, private"

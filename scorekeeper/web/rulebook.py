@@ -9,6 +9,7 @@ win-check steps, so links and the win banner's step work in every language
 """
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -54,7 +55,7 @@ class Step:
     """The step's text (inline HTML, its anchor left out so it can be shown twice)."""
 
 
-def book_path(language=None):
+def book_path(language: str | None = None) -> Path:
     """Return the rule book in this language (the page's unless given), else the English one.
 
     The English book is docs/rules.md beside the package; a translation is
@@ -68,53 +69,57 @@ def book_path(language=None):
     return docs / "rules.md"
 
 
-def sections(language=None):
+def sections(language: str | None = None) -> dict[str, Section]:
     """Return the book's sections by key, in the book's order (see `book_path`)."""
     path = book_path(language)
     return _parse(str(path), path.stat().st_mtime_ns)
 
 
 @lru_cache(maxsize=16)
-def _parse(path, mtime):
+def _parse(path: str, mtime: int) -> dict[str, Section]:
     """Return the sections of the book at `path` (`mtime` makes an edited book read again)."""
-    found = {}
+    found: dict[str, Section] = {}
     lines = Path(path).read_text(encoding="utf-8").splitlines()
-    anchor, key, title, body = None, None, None, []
+    anchor: str | None = None
+    heading: tuple[str, str] | None = None
+    """The open section's key and title."""
+    body: list[str] = []
 
-    def close():
-        if key is not None:
+    def close() -> None:
+        if heading is not None:
+            key, title = heading
             found[key] = Section(key, title, "\n".join(body).strip("\n"))
 
     for line in lines:
         match = ANCHOR.match(line)
         if match:
             close()
-            key = None
+            heading = None
             anchor = match.group(1)
             continue
         if line.startswith("## "):
             close()
             title = line[3:].strip()
-            key = anchor or _slug(title)
+            heading = (anchor or _slug(title), title)
             anchor, body = None, []
             continue
         if line.strip() == "---":
             close()
-            key = None
+            heading = None
             continue
         anchor = None
-        if key is not None:
+        if heading is not None:
             body.append(line)
     close()
     return found
 
 
-def _slug(title):
+def _slug(title: str) -> str:
     """Return a heading as its anchor, the way the book's own links spell them."""
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
 
 
-def ruleset_sections(ruleset_id, ruleset_ids):
+def ruleset_sections(ruleset_id: str, ruleset_ids: Collection[str]) -> list[Section]:
     """Return the sections a game's page shows: its own, then those it builds on.
 
     A game's section may send the reader to a section it shares with its family ("as in
@@ -130,7 +135,9 @@ def ruleset_sections(ruleset_id, ruleset_ids):
     return shown
 
 
-def render(section, *, top_level, page_keys, ruleset_ids):
+def render(
+    section: Section, *, top_level: bool, page_keys: Collection[str], ruleset_ids: Collection[str]
+) -> Markup:
     """Return a section as HTML: `top_level` drops its heading and lifts its subheadings.
 
     Links to another game's section go to that game's page, links to a general section to
@@ -144,7 +151,7 @@ def render(section, *, top_level, page_keys, ruleset_ids):
     return Markup(_markdown(body))
 
 
-def _href(key, page_keys, ruleset_ids):
+def _href(key: str, page_keys: Collection[str], ruleset_ids: Collection[str]) -> str:
     """Return where a link of the book to `#key` goes from a rules page."""
     if key in page_keys:
         return "#" + key
@@ -153,20 +160,20 @@ def _href(key, page_keys, ruleset_ids):
     return url_for("rules.index", _anchor=key)
 
 
-def _markdown(text):
+def _markdown(text: str) -> str:
     """Return the book's Markdown as HTML (tables, heading ids, raw anchors kept)."""
     return markdown.markdown(text, extensions=["tables", "attr_list", "sane_lists"])
 
 
-def anchors(language=None):
+def anchors(language: str | None = None) -> set[str]:
     """Return every id the book gives with `<a id>`: the steps of the win checks among them."""
-    found = set()
+    found: set[str] = set()
     for section in sections(language).values():
         found.update(STEP_ANCHOR.findall(section.body))
     return found
 
 
-def win_steps(ruleset_id, language=None):
+def win_steps(ruleset_id: str, language: str | None = None) -> list[Step]:
     """Return the steps of a game's win check, in the order its "Who wins" list tries them.
 
     The list is the subsection whose steps carry the game's `<ruleset>-win-` anchors,
@@ -176,18 +183,19 @@ def win_steps(ruleset_id, language=None):
     body = sections(language)[ruleset_id].body
     parts = re.split(r"^### .*$", body, flags=re.MULTILINE)
     lines = next((part for part in parts if f'<a id="{prefix}' in part), "").splitlines()
-    items = []
+    items: list[tuple[int, str]] = []
     for line in lines:
         if line.startswith("### "):
             break
         match = STEP.match(line)
         if match:
-            items.append([int(match.group(1)), match.group(2)])
+            items.append((int(match.group(1)), match.group(2)))
         elif items and line.startswith("   ") and line.strip():
-            items[-1][1] += " " + line.strip()
+            number, text = items[-1]
+            items[-1] = (number, text + " " + line.strip())
         elif items and line.strip():
             break
-    steps = []
+    steps: list[Step] = []
     for number, text in items:
         found = STEP_ANCHOR.search(text)
         anchor = found.group(1) if found else None

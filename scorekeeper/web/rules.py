@@ -1,29 +1,32 @@
 """The rules at hand: each game's rules from the rule book, and the tie-break settler."""
 
-from flask import Blueprint, abort, request, url_for
+from collections.abc import Callable, Mapping
+
+from flask import Blueprint, Response, abort, request, url_for
 from flask_babel import gettext as _
 
 from scorekeeper import engine
+from scorekeeper.engine import DecidedBy
 from scorekeeper.http import languages
 from scorekeeper.http.htmx import render
 from scorekeeper.web import rulebook, settler
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
-STEP_NAMES = {
+STEP_NAMES: dict[DecidedBy | None, Callable[[], str]] = {
     None: lambda: _("Nobody at the target"),
-    "highest": lambda: _("Highest score"),
-    "bidder": lambda: _("The bidder"),
-    "partner": lambda: _("The partner"),
-    "shared": lambda: _("Unresolved tie"),
-    "moon": lambda: _("The moon"),
-    "lowest_at_start": lambda: _("Lowest at the start of the deal"),
-    "draw": lambda: _("Draw"),
+    DecidedBy.HIGHEST: lambda: _("Highest score"),
+    DecidedBy.BIDDER: lambda: _("The bidder"),
+    DecidedBy.PARTNER: lambda: _("The partner"),
+    DecidedBy.SHARED: lambda: _("Unresolved tie"),
+    DecidedBy.MOON: lambda: _("The moon"),
+    DecidedBy.LOWEST_AT_START: lambda: _("Lowest at the start of the deal"),
+    DecidedBy.DRAW: lambda: _("Draw"),
 }
 """Each step of a win check by the `decided_by` it records, in words."""
 
 
-def _ruleset_or_404(ruleset_id):
+def _ruleset_or_404(ruleset_id: str) -> engine.Ruleset:
     """Return the ruleset with this id, or answer 404."""
     by_id = {r.id: r for r in engine.rulesets()}
     if ruleset_id not in by_id:
@@ -32,7 +35,7 @@ def _ruleset_or_404(ruleset_id):
 
 
 @bp.get("")
-def index():
+def index() -> Response:
     """List the seven games, each with its summary, and the rules they all share."""
     ids = {r.id for r in engine.rulesets()}
     book = rulebook.sections()
@@ -48,18 +51,18 @@ def index():
 
 
 @bp.get("/<ruleset_id>")
-def show(ruleset_id):
+def show(ruleset_id: str) -> Response:
     """Show a game's rules and an empty settler for its table."""
     return _page(_ruleset_or_404(ruleset_id), {})
 
 
 @bp.get("/<ruleset_id>/settle")
-def settle(ruleset_id):
+def settle(ruleset_id: str) -> Response:
     """Judge a position entered by hand; htmx gets the settler alone, others the whole page."""
     return _page(_ruleset_or_404(ruleset_id), request.args)
 
 
-def _page(ruleset, args):
+def _page(ruleset: engine.Ruleset, args: Mapping[str, str]) -> Response:
     """Render the rules page (or, for htmx, the settler) with the settler's answer, if any."""
     form, table, verdict, status = settler.settle(ruleset, args)
     ids = {r.id for r in engine.rulesets()}
@@ -84,13 +87,13 @@ def _page(ruleset, args):
 
 
 @bp.app_template_global()
-def rule_book_translated():
+def rule_book_translated() -> bool:
     """Return whether the rule book is shown in the page's language (else it is in English)."""
     return rulebook.book_path() != rulebook.book_path(languages.DEFAULT)
 
 
 @bp.app_template_global()
-def rules_step_url(ruleset_id, decided_by=None):
+def rules_step_url(ruleset_id: str, decided_by: str | None = None) -> str:
     """Return the address of the step of a game's win check that decided (`decided_by`).
 
     Without a step, or for a step the rule book does not mark, the game's rules page.

@@ -7,7 +7,9 @@ nothing here knows a rule. The form is a GET form: it changes nothing, and its a
 be sent round the table.
 """
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -18,7 +20,7 @@ from wtforms.fields.choices import SelectChoice
 from scorekeeper import engine
 from scorekeeper.web.forms import HOUSE_RULE_VALUE_LABELS, NONE, _RuleErrors
 from scorekeeper.web.i18n import join_words, translate
-from scorekeeper.web.rulebook import win_steps
+from scorekeeper.web.rulebook import Step, win_steps
 
 DEFAULT_PLAYERS = 4
 """How many sit at the table when a game allows several counts and none was chosen."""
@@ -32,9 +34,9 @@ class Verdict:
     """The ruleset's own answer."""
     headline: str
     """Who wins, in one sentence of the page's language."""
-    steps: tuple
+    steps: tuple[tuple[Step, str], ...]
     """The win check's steps as (step, state), state one of "passed", "decided", "not-reached"."""
-    step: object
+    step: Step | None
     """The step that decided (or that leaves the game going on)."""
 
 
@@ -45,37 +47,37 @@ class SettlerForm(_RuleErrors, FlaskForm):
         csrf = False  # a GET form that changes nothing: there is nothing to forge
 
     shape = HiddenField()
-    starts_asked = None
+    starts_asked: str | None = None
     """The sides whose starting scores the form has just begun to ask, in words."""
 
-    def side_fields(self, prefix):
+    def side_fields(self, prefix: str) -> list[Any]:
         """Return the per-side score fields with this prefix (`score`, `start`), in seat order."""
         return [field for name, field in self._fields.items() if name.startswith(prefix + "_")]
 
-    def house_rule_fields(self):
+    def house_rule_fields(self) -> list[Any]:
         """Return the house-rule radio groups, in the ruleset's order."""
         return [field for name, field in self._fields.items() if name.startswith("hr_")]
 
 
-def _choices(pairs):
+def _choices(pairs: Iterable[tuple[str, object]]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-def _encode(value):
+def _encode(value: object) -> str:
     """Return the form text of a house-rule value (booleans as true/false)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
 
 
-def player_names(count):
+def player_names(count: int) -> list[str]:
     """Return the names the settler gives the seats: Player 1, Player 2 …"""
     return [_("Player %(n)s", n=seat + 1) for seat in range(count)]
 
 
-def _int(text):
-    """Return the whole number in `text` (a sign allowed), or None."""
-    text = (text or "").strip().replace("\u2212", "-")
+def _int(given: str | None) -> int | None:
+    """Return the whole number in `given` (a sign allowed), or None."""
+    text = (given or "").strip().replace("\u2212", "-")
     body = text[1:] if text[:1] in "+-" else text
     return int(text) if body.isascii() and body.isdigit() else None
 
@@ -83,7 +85,7 @@ def _int(text):
 class Table:
     """The shape of the settler's table: how many players, the house rules, the sides."""
 
-    def __init__(self, ruleset, args):
+    def __init__(self, ruleset: engine.Ruleset, args: Mapping[str, str]) -> None:
         self.ruleset = ruleset
         fixed = ruleset.min_players == ruleset.max_players
         wanted = _int(args.get("players"))
@@ -94,10 +96,10 @@ class Table:
         else:
             self.players = min(max(DEFAULT_PLAYERS, ruleset.min_players), ruleset.max_players)
         self.variable = not fixed
-        self.house_rules = {}
+        self.house_rules: dict[str, Any] = {}
         for name, rule in ruleset.house_rules.items():
             by_text = {_encode(v): v for v in rule.values}
-            self.house_rules[name] = by_text.get(args.get("hr_" + name), rule.default)
+            self.house_rules[name] = by_text.get(args.get("hr_" + name, ""), rule.default)
         self.names = player_names(self.players)
         config = self.configure(self.house_rules)
         self.sides = config.teams() or tuple((seat,) for seat in range(self.players))
@@ -109,22 +111,25 @@ class Table:
         }
         """The house rules that change the table's sides (the teams), so redraw the form."""
 
-    def configure(self, house_rules):
+    def configure(self, house_rules: Mapping[str, Any]) -> engine.GameConfig:
         """Return the engine's configuration of this table with these house rules."""
         return engine.configure(self.ruleset.id, self.names, 0, None, dict(house_rules))
 
-    def end_scores(self, args):
+    def end_scores(self, args: Mapping[str, str]) -> list[int] | None:
         """Return each seat's score at the end of the deal as the query gives it, or None."""
-        values = [_int(args.get(f"score_{index}")) for index in range(len(self.sides))]
-        if None in values:
-            return None
+        values: list[int] = []
+        for index in range(len(self.sides)):
+            value = _int(args.get(f"score_{index}"))
+            if value is None:
+                return None
+            values.append(value)
         seat_scores = [0] * self.players
         for side, value in zip(self.sides, values, strict=True):
             for seat in side:
                 seat_scores[seat] = value
         return seat_scores
 
-    def starts_needed(self, args):
+    def starts_needed(self, args: Mapping[str, str]) -> list[int]:
         """Return the sides whose score at the start of the deal the win check needs.
 
         The game's ruleset says which, from the scores at the end of the deal: none until
@@ -144,16 +149,16 @@ class Table:
         return [index for index, side in enumerate(self.sides) if seats & set(side)]
 
     @property
-    def key(self):
+    def key(self) -> str:
         """Return the shape as text, to tell when the form was drawn for another table."""
         return "-".join(".".join(str(seat) for seat in side) for side in self.sides)
 
-    def side_name(self, side):
+    def side_name(self, side: Iterable[int]) -> str:
         """Return a side for people: a player's name, or the team's names joined."""
         return join_words([self.names[seat] for seat in side])
 
 
-def build_form(ruleset, args):
+def build_form(ruleset: engine.Ruleset, args: Mapping[str, str]) -> tuple[SettlerForm, Table]:
     """Return the settler's form for the table the query asks for, and that table."""
     table = Table(ruleset, args)
     facts = ruleset.win_facts
@@ -209,7 +214,9 @@ def build_form(ruleset, args):
     return form, table
 
 
-def settle(ruleset, args):
+def settle(
+    ruleset: engine.Ruleset, args: Mapping[str, str]
+) -> tuple[SettlerForm, Table, Verdict | None, int]:
     """Judge the position in the query: return the form, the table, a Verdict or None, status.
 
     Nothing is judged when the form comes fresh or was drawn for another table (the number
@@ -218,9 +225,9 @@ def settle(ruleset, args):
     form, table = build_form(ruleset, args)
     if "shape" not in args or args.get("shape") != table.key:
         return form, table, None, 200
-    problems = {}
+    problems: dict[str | None, list[str]] = {}
 
-    def problem(name, message):
+    def problem(name: str, message: str) -> None:
         problems.setdefault(name, []).append(message)
 
     if table.variable and _int(args.get("players")) != table.players:
@@ -239,9 +246,9 @@ def settle(ruleset, args):
         if field.data not in {c.value for c in field.choices}:
             problem(field.short_name, _("Choose one of the values offered."))
 
-    def values(prefix):
+    def values(prefix: str) -> list[int | None]:
         """Return the whole number in each field with this prefix, noting those without."""
-        found = []
+        found: list[int | None] = []
         for field in form.side_fields(prefix):
             value = _int(field.data)
             if not (field.data or "").strip():
@@ -257,9 +264,9 @@ def settle(ruleset, args):
             found.append(value)
         return found
 
-    def by_seat(sides, found):
+    def by_seat(sides: Sequence[tuple[int, ...]], found: Sequence[int | None]) -> list[int | None]:
         """Return a score per seat from a score per side (None for a seat of no side given)."""
-        seat_scores = [None] * table.players
+        seat_scores: list[int | None] = [None] * table.players
         for side, value in zip(sides, found, strict=True):
             for seat in side:
                 seat_scores[seat] = value
@@ -272,7 +279,7 @@ def settle(ruleset, args):
         form.starts_asked = join_words([table.side_name(table.sides[i]) for i in asked])
         return form, table, None, 200
     start = by_seat([table.sides[index] for index in asked], values("start")) if asked else None
-    facts = {}
+    facts: dict[str, Any] = {}
     for role in ("bidder", "partner"):
         if role not in form:
             continue
@@ -299,6 +306,8 @@ def settle(ruleset, args):
     if problems:
         form.add_rule_errors(problems)
         return form, table, None, 422
+    # Every seat has a side, and a side left without a score was a problem above.
+    scores = [score for score in end if score is not None]
     try:
         config = engine.configure(
             ruleset.id,
@@ -307,7 +316,7 @@ def settle(ruleset, args):
             target,
             dict(table.house_rules),
         )
-        last = engine.stand_in_deal(config, end, **facts)
+        last = engine.stand_in_deal(config, scores, **facts)
     except engine.RuleViolation as exc:
         # The starting scores are judged together (no deal makes them): said above the form.
         renamed = {
@@ -316,11 +325,11 @@ def settle(ruleset, args):
         }
         form.add_rule_errors(renamed)
         return form, table, None, 422
-    outcome = config.ruleset.outcome(config, tuple(end), last)
+    outcome = config.ruleset.outcome(config, tuple(scores), last)
     return form, table, verdict(config, outcome), 200
 
 
-def verdict(config, outcome):
+def verdict(config: engine.GameConfig, outcome: engine.Outcome) -> Verdict:
     """Return the settler's answer: who wins, and the step of the win check that decided."""
     names = [config.players[seat] for seat in outcome.winners]
     status = outcome.status
@@ -347,7 +356,7 @@ def verdict(config, outcome):
     )
     steps = win_steps(config.ruleset.id)
     decided = next((step for step in steps if step.decided_by == key), None)
-    states = []
+    states: list[tuple[Step, str]] = []
     for step in steps:
         if decided is None:
             state = "not-reached"
