@@ -28,19 +28,10 @@ limit_request_field_size = 8190
 
 
 def post_worker_init(worker):
-    """Keep the garbage collector's pauses short.
+    """Keep the garbage collector's pauses short (scorekeeper/http/fast/collector.py), unless
+    the fast path is off (FLASK_FAST_PATH=false): then Python's own settings apply."""
+    from scorekeeper import config
+    from scorekeeper.http.fast import collector
 
-    Each phone following a game holds a greenlet and its request's objects for minutes;
-    with Python's default thresholds a full collection walked them all every few seconds,
-    stalling every request of the worker for 100 ms and more. What the worker built at
-    start (the app, its templates and modules) is frozen out of the collections. The
-    young generation is collected after 2,000 new objects (700 by default), the middle one
-    after 250 young collections (half a million allocations) and the full collections
-    become rare (about one in fifty million allocations). Young collections every 10,000
-    objects paused a worker 15 to 25 ms each under the 1,000-table load, freeing the
-    requests' reference cycles in one go; every 2,000 they take 3 to 8 ms.
-    """
-    import gc
-
-    gc.freeze()
-    gc.set_threshold(2_000, 250, 100)
+    if config.fast_path():
+        collector.tune()

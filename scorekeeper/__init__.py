@@ -21,8 +21,14 @@ from scorekeeper.http.fast.application import Application
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Create and configure the Flask application."""
-    app = Application(
+    """Create and configure the Flask application.
+
+    With the fast path (``FAST_PATH``, on unless ``FLASK_FAST_PATH=false``) the app is
+    Flask's class with its coroutine question remembered, and the fast path's parts are
+    put in below (scorekeeper/http/fast/); without it, plain Flask and its extensions.
+    """
+    fast = config.fast_path(test_config)
+    app = (Application if fast else Flask)(
         __name__,
         instance_relative_config=True,
         template_folder="../templates",
@@ -33,6 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config["SQLALCHEMY_DATABASE_URI"] = config.database_url(app)
     if test_config is not None:
         app.config.update(test_config)
+    app.config["FAST_PATH"] = fast
     for name, value in config.engine_options(app.config["SQLALCHEMY_DATABASE_URI"]).items():
         app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {}).setdefault(name, value)
     if not app.config.get("SECRET_KEY"):
@@ -48,6 +55,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     register_error_pages(app)
     register_page_helpers(app)
     register_commands(app)
+    register_ahead_of_flask(app)
     register_proxy_fix(app)
     return app
 
@@ -64,7 +72,8 @@ def register_extensions(app: Flask) -> None:
     )
     from scorekeeper.web import i18n
 
-    sessions.init_app(app)
+    if app.config["FAST_PATH"]:
+        sessions.init_app(app)
     db.init_app(app)
     sqlite.init_app(app)
     postgresql.init_app(app)
@@ -75,7 +84,8 @@ def register_extensions(app: Flask) -> None:
     i18n.init_app(app)
     limiter.init_app(app)
     cache.init_app(app)
-    row_cache.init_app(app, config=config.row_cache(app))
+    if app.config["FAST_PATH"]:
+        row_cache.init_app(app, config=config.row_cache(app))
     compress.init_app(app)
 
 
@@ -114,7 +124,7 @@ def register_error_pages(app: Flask) -> None:
 def register_page_helpers(app: Flask) -> None:
     """Give the templates their helpers and every response its security headers."""
     from scorekeeper.http import security
-    from scorekeeper.http.fast import ahead, rows
+    from scorekeeper.http.fast import rows
     from scorekeeper.web import changes, charts, game_page
 
     changes.init_app(app)
@@ -122,7 +132,17 @@ def register_page_helpers(app: Flask) -> None:
     rows.init_app(app)
     charts.init_app(app)
     security.init_app(app)
-    ahead.init_app(app)
+
+
+def register_ahead_of_flask(app: Flask) -> None:
+    """Refuse other mount prefixes and schemes before Flask, and with the fast path answer
+    the busiest reads there (inside ProxyFix, which wraps the app later)."""
+    from scorekeeper.http import mount
+    from scorekeeper.http.fast import ahead
+
+    if app.config["FAST_PATH"]:
+        ahead.init_app(app)
+    mount.init_app(app)
 
 
 def register_commands(app: Flask) -> None:

@@ -39,7 +39,7 @@ class Counting:
 @pytest.fixture
 def behind(app):
     """Put a counter between AheadOfFlask and the app; return it."""
-    fast = app.wsgi_app
+    fast = app.wsgi_app.wsgi_app  # behind the mount guard
     assert isinstance(fast, AheadOfFlask)
     counter = Counting(fast.wsgi_app)
     fast.wsgi_app = counter
@@ -331,7 +331,7 @@ def test_an_expired_session_reaches_the_app(app, client, api, behind):
     game = api.create()
     cookie = viewer_cookie(client, game)
     kept_page(app, behind, game, cookie)  # its signature is now remembered as checked
-    app.wsgi_app.max_age = -1
+    app.wsgi_app.wsgi_app.max_age = -1  # the layer behind the mount guard
     reaches_app(app, behind, f"/games/{game['id']}", cookie)
 
 
@@ -362,7 +362,7 @@ def test_with_app_wide_rate_limits_every_request_reaches_the_app(database, api, 
     monkeypatch.setattr(limiter.limit_manager, "_default_limits", [])
     limited = make_app(database, RATELIMIT_ENABLED=True, RATELIMIT_DEFAULT="1000 per minute")
     try:
-        layer = limited.wsgi_app
+        layer = limited.wsgi_app.wsgi_app
         assert isinstance(layer, AheadOfFlask) and not layer.enabled
         counter = layer.wsgi_app = Counting(layer.wsgi_app)
         for _ in range(2):

@@ -16,7 +16,9 @@ from bench.deals import entry
 from scorekeeper.extensions import db
 from scorekeeper.web import links
 from scorekeeper.web.game_page import EARLIER_DEALS, RECENT_CHANGES, RECENT_DEALS
-from tests.conftest import FIVE
+from tests.conftest import BOTH_PATHS, FIVE, fast_only
+
+FAST_PATHS = BOTH_PATHS
 
 HX = {"HX-Request": "true"}
 
@@ -361,6 +363,7 @@ def deal_item(html, number):
     return html[start : min(end for end in ends if end > 0)]
 
 
+@fast_only
 def test_rows_once_made_are_reused_and_a_correction_makes_its_row_anew(app, api):
     game = play(api, 3)
     viewer = app.test_client()
@@ -384,6 +387,7 @@ def test_rows_once_made_are_reused_and_a_correction_makes_its_row_anew(app, api)
     assert all(deal_item(moved, n) != deal_item(after, n) for n in (1, 2, 3))
 
 
+@fast_only
 def test_rows_are_kept_per_language_and_rights(app, api):
     game = play(api, 2)
     app.test_client().get(f"/games/{game['id']}")
@@ -395,6 +399,7 @@ def test_rows_are_kept_per_language_and_rights(app, api):
     assert {k.rsplit("|", 1)[1] for k in kept_rows(app)} == {"en", "de"}
 
 
+@fast_only
 def test_rows_never_hold_a_browsers_own_token(app, api):
     game = play(api, 1)
     phone = app.test_client()
@@ -407,6 +412,7 @@ def test_rows_never_hold_a_browsers_own_token(app, api):
     assert token not in edit(app, game).get(f"/games/{game['id']}").text
 
 
+@fast_only
 def test_a_page_made_outside_the_page_cache_keeps_no_rows(app, api):
     game = play(api, 2)
     phone = edit(app, game)
@@ -431,16 +437,17 @@ def test_every_process_with_the_same_secret_marks_the_csrf_token_alike(app):
     assert markers[0].isalnum() and app.config["SECRET_KEY"] not in markers[0]
 
 
+@fast_only
 def test_a_page_the_same_for_every_browser_is_compressed_once(app, client, api, monkeypatch):
     """Every phone accepts compression: a viewer's page is compressed once per version."""
     import brotli
 
-    from scorekeeper.http import cache
+    from scorekeeper.http.fast import compression
 
     made = []
-    compressed = cache.compressed
+    compressed = compression.compressed
     monkeypatch.setattr(
-        cache, "compressed", lambda *args: made.append(args[2]) or compressed(*args)
+        compression, "compressed", lambda *args: made.append(args[2]) or compressed(*args)
     )
     game = play(api, 2)
     plain = app.test_client().get(f"/games/{game['id']}").data

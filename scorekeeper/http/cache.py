@@ -11,20 +11,18 @@ serves every browser; a page with a one-time message waiting is rendered for tha
 browser alone and not kept.
 """
 
-import gzip
 import hashlib
 import hmac
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import brotli
-from flask import Flask, Response, current_app, g, request, session
+from flask import Response, current_app, g, request, session
 from flask_wtf.csrf import generate_csrf
-from werkzeug.http import parse_accept_header, parse_options_header
 
 from scorekeeper.extensions import cache
 from scorekeeper.http import keyring, languages, mount
+from scorekeeper.http.fast import compression
 from scorekeeper.http.htmx import wants_fragment
 from scorekeeper.store.lookup import require_stamp
 
@@ -192,100 +190,18 @@ def _stored(response: Response) -> dict:
 def _respond(stored: dict, cache_key: str = "") -> Response:
     """Build the response from what was stored, with this browser's CSRF token put in.
 
-    A body the same for every browser (no token in it) goes out compressed as the browser
-    accepts it, compressed once per key (`_encoded`); one with this browser's token is
-    left to Flask-Compress.
+    With the fast path, a body the same for every browser (no token in it) goes out
+    compressed as the browser accepts it, compressed once per key
+    (scorekeeper/http/fast/compression.py); Flask-Compress compresses every other answer.
     """
     body = stored["body"]
     marker = csrf_marker().encode()
     encoded = None
     if marker in body:
         body = body.replace(marker, generate_csrf().encode())
-    else:
-        encoded = _encoded(stored, cache_key)
+    elif current_app.config["FAST_PATH"]:
+        encoded = compression.encoded(stored, cache_key)
     response = encoded or current_app.response_class(body, stored["status"], stored["headers"])
     if stored["carries_token"]:
         g.carries_token = True
     return response
-
-
-def _encoded(stored: dict, cache_key: str) -> Response | None:
-    """Return the stored answer compressed as this browser accepts, None if it is not.
-
-    Every phone accepts brotli or gzip, and compressing a 40 KB page again for each costs
-    a millisecond; the compressed body is kept beside the page, under its key and the
-    algorithm, and made with Flask-Compress's settings (`compressed`).
-    """
-    app = current_app
-    algorithm = compressed_as(app, stored, request.headers.get("Accept-Encoding"))
-    if not cache_key or algorithm is None:
-        return None
-    data = cache.get(variant_key(cache_key, algorithm))
-    if data is None:
-        data = compressed(app, stored["body"], algorithm)
-        cache.set(variant_key(cache_key, algorithm), data)
-    # With Flask-Compress's headers: the encoding, and a strong ETag marked with it.
-    response = app.response_class(data, stored["status"], stored["headers"])
-    response.headers["Content-Encoding"] = algorithm
-    etag, weak = response.get_etag()
-    if etag and not weak:
-        response.set_etag(f"{etag}:{algorithm}")
-    if app.config["COMPRESS_EVALUATE_CONDITIONAL_REQUEST"] and request.method in ("GET", "HEAD"):
-        response.make_conditional(request)
-    return response
-
-
-def compressed_as(app: Flask, stored: dict, accepted: str | None) -> str | None:
-    """Return the algorithm the stored answer goes out compressed with, None to send it as is.
-
-    Compressed as Flask-Compress compresses the app's other answers: a 200 of one of its
-    types and at least its smallest size, with the algorithm of ``COMPRESS_ALGORITHM``
-    the browser accepts with the highest quality (the first of them on a tie).
-    """
-    config = app.config
-    if (
-        not accepted
-        or stored["status"] != 200
-        or len(stored["body"]) < config["COMPRESS_MIN_SIZE"]
-        or _mimetype(stored) not in config["COMPRESS_MIMETYPES"]
-    ):
-        return None
-    offered = [name for name in _algorithms(config) if name in ENCODERS]
-    chosen = parse_accept_header(accepted).best_match([*offered, "identity"])
-    return None if chosen in (None, "identity") else chosen
-
-
-def compressed(app: Flask, body: bytes, algorithm: str) -> bytes:
-    """Return the body compressed with the algorithm, at Flask-Compress's level for it."""
-    return ENCODERS[algorithm](app.config, body)
-
-
-ENCODERS: dict[str, Callable[[Mapping[str, Any], bytes], bytes]] = {
-    "br": lambda config, body: brotli.compress(
-        body,
-        mode=config["COMPRESS_BR_MODE"],
-        quality=config["COMPRESS_BR_LEVEL"],
-        lgwin=config["COMPRESS_BR_WINDOW"],
-        lgblock=config["COMPRESS_BR_BLOCK"],
-    ),
-    "gzip": lambda config, body: gzip.compress(body, config["COMPRESS_LEVEL"]),
-}
-"""How each algorithm a kept answer may go out in is made, from Flask-Compress's settings."""
-
-
-def _algorithms(config: Mapping[str, Any]) -> list[str]:
-    """Return ``COMPRESS_ALGORITHM`` as a list (Flask-Compress takes a list or a string)."""
-    setting = config["COMPRESS_ALGORITHM"]
-    if isinstance(setting, str):
-        return [name.strip() for name in setting.split(",")]
-    return list(setting)
-
-
-def variant_key(cache_key: str, algorithm: str) -> str:
-    """Return the key the answer's body compressed with the algorithm is kept under."""
-    return f"{cache_key}|{algorithm}"
-
-
-def _mimetype(stored: dict) -> str:
-    content_type = next((v for k, v in stored["headers"] if k == "Content-Type"), "")
-    return parse_options_header(content_type)[0]

@@ -10,19 +10,46 @@ whose every link and asset goes elsewhere (``//evil.example/static/…`` is off-
 a request is refused with 400 before anything reads it. The scheme must be http or
 https; each is a page of its own, kept apart (scorekeeper/http/cache.py).
 
-The layer ahead of Flask (scorekeeper/http/fast/ahead.py) asks here first, for every request.
+`Guard` asks here first, for every request, ahead of everything else the app does
+(with the fast path, ahead of the layer that answers before Flask).
 """
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from scorekeeper.http import API_PREFIX
+from flask import Flask
+
+from scorekeeper.http import API_PREFIX, security
 
 SCHEMES = ("http", "https")
 """The schemes a page may be made for."""
 
 Answer = tuple[str, list[tuple[str, str]], bytes]
+WsgiApp = Callable[[dict, Callable], Iterable[bytes]]
+
+
+def init_app(app: Flask) -> None:
+    """Put the guard in front of the app's WSGI stack (inside ProxyFix, which wraps it later)."""
+    guard = Guard(app.wsgi_app, served_root(app.config), security.headers(app.config))
+    app.wsgi_app = guard  # type: ignore[method-assign]  # Flask's way to add WSGI middleware
+
+
+class Guard:
+    """The WSGI layer refusing a request for another mount prefix or scheme with 400."""
+
+    def __init__(self, wsgi_app: WsgiApp, root: str, headers: list[tuple[str, str]]) -> None:
+        self.wsgi_app = wsgi_app
+        self.root = root
+        self.headers = headers
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        answer = refusal(environ, self.root, self.headers)
+        if answer is None:
+            return self.wsgi_app(environ, start_response)
+        status, headers, body = answer
+        start_response(status, headers)
+        return [body]
 
 
 def served_root(config: Mapping[str, Any]) -> str:

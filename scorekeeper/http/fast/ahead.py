@@ -9,8 +9,8 @@ signature, and what is kept in the cache (scorekeeper/http/cache.py), with exact
 app's answer: the same status, headers and body, the same session cookie when the page
 changes it. Tests compare the two header for header.
 
-Before anything else it refuses a request for a mount prefix or scheme the app is not
-served at (scorekeeper/http/mount.py), whatever the settings. Anything it cannot vouch for
+It stands behind the guard that refuses a request for a mount prefix or scheme the app
+is not served at (scorekeeper/http/mount.py). Anything it cannot vouch for
 goes on to the app unchanged: a changed game, an unknown one, an editor's page (it
 carries this browser's CSRF token), a one-time message waiting, a page not yet kept, a
 request with anything more than the plain read (a query, a body, a condition), a
@@ -29,8 +29,9 @@ from werkzeug.http import http_date, parse_accept_header, parse_cookie, parse_et
 from werkzeug.wsgi import get_host
 
 from scorekeeper.extensions import cache, db
-from scorekeeper.http import API_V1, bodies, keyring, languages, mount, ratelimits, security
+from scorekeeper.http import API_V1, bodies, keyring, languages, ratelimits, security
 from scorekeeper.http import cache as pages
+from scorekeeper.http.fast import compression
 from scorekeeper.store import games
 
 WsgiApp = Callable[[dict, Callable], Iterable[bytes]]
@@ -82,7 +83,6 @@ class AheadOfFlask:
         self.cookie = app.config["SESSION_COOKIE_NAME"]
         self.max_age = int(app.permanent_session_lifetime.total_seconds())
         self.trusted_hosts = app.config["TRUSTED_HOSTS"]
-        self.root = mount.served_root(app.config)
         self.security = security.headers(app.config)
         self.poll_headers = [
             ("Cache-Control", "no-cache, private"),
@@ -94,9 +94,7 @@ class AheadOfFlask:
         self._verified: dict[str, tuple[dict, int]] = {}
 
     def __call__(self, environ, start_response):
-        answer = mount.refusal(environ, self.root, self.security)
-        if answer is None and self.enabled:
-            answer = self._answer(environ)
+        answer = self._answer(environ) if self.enabled else None
         if answer is None:
             return self.wsgi_app(environ, start_response)
         status, headers, body = answer
@@ -205,9 +203,9 @@ class AheadOfFlask:
             return None
         headers = list(stored["headers"])
         body = stored["body"]
-        algorithm = pages.compressed_as(self.app, stored, environ.get("HTTP_ACCEPT_ENCODING"))
+        algorithm = compression.compressed_as(self.app, stored, environ.get("HTTP_ACCEPT_ENCODING"))
         if algorithm is not None:
-            body = self.kept.get(pages.variant_key(key, algorithm))
+            body = self.kept.get(compression.variant_key(key, algorithm))
             if body is None:
                 return None
             headers.append(("Content-Encoding", algorithm))

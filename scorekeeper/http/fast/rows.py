@@ -7,6 +7,8 @@ correction gives it a new key), or the change's id; with the game, the page's la
 the viewer's rights and the mount prefix its links start with. They have a cache of their
 own (``row_cache``), with room for the rows of a thousand games in play.
 
+With the fast path off (``FAST_PATH``) every row is made with its page and none is kept.
+
 Rows are kept only while a page is made for every browser (scorekeeper/http/cache.py puts
 a marker where the CSRF token goes); a page made for one browser alone, with its own token
 in it, makes its rows afresh and keeps none.
@@ -22,9 +24,11 @@ from scorekeeper.http.cache import csrf_marker
 
 
 def init_app(app: Flask) -> None:
-    """Give the templates `deal_row` and `change_row`."""
-    app.add_template_global(deal_row, "deal_row")
-    app.add_template_global(change_row, "change_row")
+    """Give the templates `deal_row` and `change_row`: kept with the fast path, else made
+    with each page."""
+    fast = app.config["FAST_PATH"]
+    app.add_template_global(deal_row if fast else made_deal_row, "deal_row")
+    app.add_template_global(change_row if fast else made_change_row, "change_row")
 
 
 @pass_context
@@ -39,6 +43,18 @@ def change_row(context: Context, change) -> Markup:
     """Return one entry of the change log (games/_change.html)."""
     parts = ("change", context["game"]["id"], change.id)
     return _kept(context, parts, "games/_change.html", {"change": change})
+
+
+@pass_context
+def made_deal_row(context: Context, d: dict, newest: bool) -> Markup:
+    """Return one deal of the history, made afresh (the fast path off)."""
+    return _made(context, "games/_deal.html", {"d": d, "newest": newest})
+
+
+@pass_context
+def made_change_row(context: Context, change) -> Markup:
+    """Return one entry of the change log, made afresh (the fast path off)."""
+    return _made(context, "games/_change.html", {"change": change})
 
 
 def _kept(context: Context, parts: tuple, template: str, values: dict) -> Markup:
