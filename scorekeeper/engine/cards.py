@@ -1,9 +1,12 @@
-"""Suits, ranks and cards, written as RULES.md writes them (`AS`, `10H`, `JOKER`)."""
+"""Suits, ranks and cards, written as RULES.md writes them (`AS`, `10H`, `JOKER`), and
+what each card counts towards Game."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
 from scorekeeper.engine.errors import RuleViolation
+from scorekeeper.engine.frozen import FrozenMap
 from scorekeeper.engine.messages import Message, msg
 
 
@@ -159,3 +162,19 @@ _RANK_WORDS = {
     Rank.JACK: msg("jack"),
     **{rank: msg(str(rank)) for rank in Rank if rank.value.isdigit()},
 }
+
+
+GAME_VALUES: Mapping[Rank, int] = FrozenMap(
+    {Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2, Rank.JACK: 1, Rank.TEN: 10}
+)
+"""What each rank counts towards Game in every game of the family that scores Game (the
+Shmear games, Five- and Six-Handed Schmier); other ranks count nothing."""
+JOKER_GAME_VALUE = 1
+"""What the joker counts towards Game, in a pack that holds one."""
+
+
+def game_value(card: Card) -> int:
+    """Return what the card counts towards Game: by its rank, the joker 1."""
+    if card.rank is None:
+        return JOKER_GAME_VALUE
+    return GAME_VALUES.get(card.rank, 0)

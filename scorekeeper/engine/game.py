@@ -13,13 +13,10 @@ from scorekeeper.engine.results import DealResult, Entry, Outcome
 from scorekeeper.engine.ruleset import GameConfig, Ruleset
 from scorekeeper.engine.rulesets import get_ruleset
 from scorekeeper.engine.rulesets import rulesets as all_rulesets
+from scorekeeper.engine.rulesets.common import Problems, is_int
 
 NAME_MAX = 40
 TARGET_RANGE = range(1, 1000)
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def configure(
@@ -39,9 +36,9 @@ def configure(
         not isinstance(players, list) or not all(isinstance(p, str) for p in players)
     ):
         wrong["players"] = [msg("Players must be a list of names.")]
-    if not _is_int(first_dealer):
+    if not is_int(first_dealer):
         wrong["first_dealer"] = [msg("The first dealer must be a seat number.")]
-    if target is not None and not _is_int(target):
+    if target is not None and not is_int(target):
         wrong["target"] = [msg("The target must be a whole number.")]
     if house_rules is not None and not isinstance(house_rules, dict):
         wrong["house_rules"] = [msg("House rules must be an object of rule names and values.")]
@@ -54,26 +51,24 @@ def configure(
         missing["players"] = [msg("Give the players' names in seat order.")]
     if missing:
         raise RuleViolation(missing)
-    assert isinstance(players, list) and _is_int(first_dealer)
+    assert isinstance(players, list) and is_int(first_dealer)
     seat0 = int(first_dealer)  # type: ignore[call-overload]
 
-    problems: dict[str | None, list[Message]] = {}
-
-    def problem(field: str, message: Message) -> None:
-        problems.setdefault(field, []).append(message)
-
+    problems = Problems()
     rules: Ruleset | None
     try:
         rules = get_ruleset(ruleset)
     except RuleViolation as violation:
         # Go on with the checks that do not depend on the ruleset: every problem at once.
         rules = None
-        problems.update((f, list(m)) for f, m in violation.problems.items())
+        for field, messages in violation.problems.items():
+            for message in messages:
+                problems.add(field, message)
     names = tuple(name.strip() for name in players)
     count = len(names)
     if rules is not None and not rules.min_players <= count <= rules.max_players:
         if rules.min_players == rules.max_players:
-            problem(
+            problems.add(
                 "players",
                 msg(
                     "%(game)s is played by exactly %(min)s players; %(count)s were given.",
@@ -83,7 +78,7 @@ def configure(
                 ),
             )
         else:
-            problem(
+            problems.add(
                 "players",
                 msg(
                     "%(game)s is played by %(min)s to %(max)s players; %(count)s were given.",
@@ -96,7 +91,7 @@ def configure(
     for seat, name in enumerate(names):
         wrong_name = name_problem(name, NAME_MAX)
         if wrong_name is NameProblem.LENGTH:
-            problem(
+            problems.add(
                 "players",
                 msg(
                     "The name in seat %(seat)s must be 1 to %(max)s characters.",
@@ -105,7 +100,7 @@ def configure(
                 ),
             )
         elif wrong_name is NameProblem.CONTROL:
-            problem(
+            problems.add(
                 "players",
                 msg(
                     "The name in seat %(seat)s must be plain text, without control characters.",
@@ -113,14 +108,14 @@ def configure(
                 ),
             )
         elif wrong_name is NameProblem.INVISIBLE:
-            problem(
+            problems.add(
                 "players",
                 msg("The name in seat %(seat)s must have a character that shows.", seat=seat),
             )
     folded = [name.casefold() for name in names]
     for key in sorted({f for f in folded if folded.count(f) > 1}):
         same = tuple(n for n, f in zip(names, folded, strict=True) if f == key)
-        problem(
+        problems.add(
             "players",
             msg(
                 "Each player needs a different name, whatever the case: %(names)s are the "
@@ -129,24 +124,25 @@ def configure(
             ),
         )
     if count and not 0 <= seat0 < count:
-        problems["first_dealer"] = [
-            msg("The first dealer must be a seat from 0 to %(last)s.", last=count - 1)
-        ]
+        problems.add(
+            "first_dealer",
+            msg("The first dealer must be a seat from 0 to %(last)s.", last=count - 1),
+        )
     if target is not None and target not in TARGET_RANGE:
-        problems["target"] = [msg("The target must be from 1 to 999.")]
+        problems.add("target", msg("The target must be from 1 to 999."))
     if rules is None:
-        raise RuleViolation(problems)
+        raise RuleViolation(problems.found)
     effective = {name: rule.default for name, rule in rules.house_rules.items()}
     for name, value in (house_rules or {}).items():  # type: ignore[attr-defined]
         rule = rules.house_rules.get(name)
         if rule is None:
-            problem(
+            problems.add(
                 "house_rules",
                 msg("%(game)s has no house rule %(name)r.", game=rules.label, name=name),
             )
         elif not any(value == v and type(value) is type(v) for v in rule.values):
             allowed = " or ".join(json.dumps(v) for v in rule.values)
-            problem(
+            problems.add(
                 "house_rules",
                 msg(
                     "The house rule %(name)s takes one of %(allowed)s.", name=name, allowed=allowed
@@ -154,8 +150,7 @@ def configure(
             )
         else:
             effective[name] = value
-    if problems:
-        raise RuleViolation(problems)
+    problems.raise_if_any()
     return GameConfig(
         rules,
         names,

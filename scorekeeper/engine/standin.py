@@ -15,6 +15,7 @@ from scorekeeper.engine.frozen import freeze
 from scorekeeper.engine.messages import Message, msg
 from scorekeeper.engine.results import DealKind, DealResult
 from scorekeeper.engine.ruleset import GameConfig
+from scorekeeper.engine.rulesets.common import Problems, is_int
 
 
 def unused(fact: WinFact, game: Message) -> Message:
@@ -115,35 +116,32 @@ def stand_in_deal(
     """
     facts = config.ruleset.win_facts
     seats = config.seats
-    problems: dict[str | None, list[Message]] = {}
-
-    def problem(field: str, message: Message) -> None:
-        problems.setdefault(field, []).append(message)
-
-    def is_score(value: object) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool)
-
-    if len(scores) != seats or not all(is_score(s) for s in scores):
-        problem("scores", msg("Give a whole-number score for each of the %(n)s seats.", n=seats))
+    problems = Problems()
+    if len(scores) != seats or not all(is_int(s) for s in scores):
+        problems.add(
+            "scores", msg("Give a whole-number score for each of the %(n)s seats.", n=seats)
+        )
     teams = config.teams()
     if teams and len(scores) == seats:
         for team in teams:
             if len({scores[seat] for seat in team}) > 1:
-                problem("scores", msg("Team mates share one score; give each team a single one."))
+                problems.add(
+                    "scores", msg("Team mates share one score; give each team a single one.")
+                )
                 break
     if WinFact.STARTING_SCORES in facts:
         needed = config.ruleset.starting_scores_needed(config, scores) if not problems else ()
         if starting_scores is None:
             starting_scores = (None,) * seats
         if len(starting_scores) != seats or not all(
-            s is None or is_score(s) for s in starting_scores
+            s is None or is_int(s) for s in starting_scores
         ):
-            problem(
+            problems.add(
                 "starting_scores",
                 msg("Give a whole-number starting score for each of the %(n)s seats.", n=seats),
             )
         elif any(starting_scores[seat] is None for seat in needed):
-            problem(
+            problems.add(
                 "starting_scores",
                 msg(
                     "Give the score at the start of the deal of %(names)s: the win check uses it.",
@@ -153,17 +151,17 @@ def stand_in_deal(
                 ),
             )
     elif starting_scores is not None:
-        problem("starting_scores", unused(WinFact.STARTING_SCORES, config.ruleset.label))
+        problems.add("starting_scores", unused(WinFact.STARTING_SCORES, config.ruleset.label))
     for field, seat in (("bidder", bidder), ("partner", partner)):
         fact = WinFact(field)
         if seat is None:
             if fact is WinFact.BIDDER and fact in facts:
-                problem("bidder", msg("Say who bid this deal: the win check needs it."))
+                problems.add("bidder", msg("Say who bid this deal: the win check needs it."))
             continue
         if fact not in facts:
-            problem(field, unused(fact, config.ruleset.label))
-        elif not is_score(seat) or not 0 <= seat < seats:
-            problem(
+            problems.add(field, unused(fact, config.ruleset.label))
+        elif not is_int(seat) or not 0 <= seat < seats:
+            problems.add(
                 field,
                 msg(
                     "Seat %(seat)s is not at this table: seats run from 0 to %(last)s.",
@@ -172,11 +170,10 @@ def stand_in_deal(
                 ),
             )
     if partner is not None and partner == bidder:
-        problem("partner", msg("The bidder cannot be their own partner."))
+        problems.add("partner", msg("The bidder cannot be their own partner."))
     if moon and WinFact.MOON not in facts:
-        problem("moon", unused(WinFact.MOON, config.ruleset.label))
-    if problems:
-        raise RuleViolation(problems)
+        problems.add("moon", unused(WinFact.MOON, config.ruleset.label))
+    problems.raise_if_any()
 
     if bidder is None:
         side: tuple[int, ...] = ()

@@ -1,4 +1,8 @@
-"""Checks and words that several rulesets share: seats, suits, types, auctions, signs."""
+"""Checks and words that several rulesets share: seats, suits, types, auctions, signs.
+
+The engine's own checks of a setup (`game.configure`) and of a stand-in deal use its type
+checks and its collector of problems too, so each is written once.
+"""
 
 import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence

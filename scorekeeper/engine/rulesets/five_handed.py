@@ -3,7 +3,7 @@
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from scorekeeper.engine.cards import JOKER, Card, Rank, Suit
+from scorekeeper.engine.cards import JOKER, Card, Rank, Suit, game_value
 from scorekeeper.engine.describe import (
     CalledPoint,
     Choice,
@@ -52,14 +52,6 @@ DECK: tuple[Card, ...] = (
     JOKER,
 )
 """The 45 cards: 52 without the 2s and 3s, plus one joker."""
-GAME_VALUES = {Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2, Rank.JACK: 1, Rank.TEN: 10}
-"""What each card counts towards Game; the joker counts 1, other ranks nothing."""
-JOKER_GAME_VALUE = 1
-
-
-def game_value(card: Card) -> int:
-    """Return what the card counts towards Game."""
-    return JOKER_GAME_VALUE if card.rank is None else GAME_VALUES.get(card.rank, 0)
 
 
 def trump_order(trump: Suit) -> tuple[Card, ...]:

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.engine.cards import Card, Rank, Suit
+from scorekeeper.engine.cards import GAME_VALUES, Card, Rank, Suit, game_value
 from scorekeeper.engine.describe import (
     Choice,
     EntryField,
@@ -49,9 +49,7 @@ from scorekeeper.engine.rulesets.common import (
 
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
 """The standard 52 cards, no joker."""
-GAME_VALUES = {Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2, Rank.JACK: 1, Rank.TEN: 10}
-"""What each card counts towards Game; other ranks count nothing."""
-PACK_GAME_COUNT = sum(GAME_VALUES.get(card.rank, 0) for card in DECK if card.rank)
+PACK_GAME_COUNT = sum(game_value(card) for card in DECK)
 """80: every Game count of the pack added up."""
 JACK_GAME_COUNT = GAME_VALUES[Rank.JACK]
 """The side that captured the jack of trump counted at least its 1."""

@@ -3,7 +3,7 @@
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorekeeper.engine.cards import JOKER, Card, Rank, Suit
+from scorekeeper.engine.cards import JOKER, Card, Rank, Suit, game_value
 from scorekeeper.engine.describe import Choice, EntryField, FieldKind, SideKind, Statistic
 from scorekeeper.engine.frozen import FrozenMap
 from scorekeeper.engine.messages import Message, msg
@@ -42,16 +42,6 @@ from scorekeeper.engine.rulesets.common import (
 
 DECK: tuple[Card, ...] = (*(Card(rank, suit) for suit in Suit for rank in Rank), JOKER)
 """The 53 cards: the full pack plus one joker."""
-GAME_VALUES = {Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2, Rank.JACK: 1, Rank.TEN: 10}
-"""What each card counts towards Game; the joker counts 1, other ranks nothing."""
-JOKER_GAME_VALUE = 1
-
-
-def game_value(card: Card) -> int:
-    """Return what the card counts towards Game."""
-    if card.rank is None:
-        return JOKER_GAME_VALUE
-    return GAME_VALUES.get(card.rank, 0)
 
 
 PACK_GAME_COUNT = sum(game_value(card) for card in DECK)
