@@ -95,7 +95,7 @@ $(COMPILED): %.mo: %.po | $(VENV)/.installed-run
 # Collect the messages of the code and pages into messages.pot and merge them into every
 # catalog; then translate what is new (no fuzzy entry may stay: the tests check).
 translations: install-run
-	$(BIN)/pybabel extract -F babel.cfg -k _l -k msg --add-comments=Translators: --add-location=file \
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k msg -k plural:1,2 --add-comments=Translators: --add-location=file \
 		--project=Scorekeeper -o scorekeeper/translations/messages.pot .
 	$(BIN)/pybabel update -i scorekeeper/translations/messages.pot -d scorekeeper/translations \
 		--ignore-obsolete

@@ -231,7 +231,7 @@ def test_every_marked_message_is_in_every_catalog():
     """A message marked in the code or pages but missing from a catalog shows in English."""
     with open(ROOT / "babel.cfg") as f:
         method_map, options_map = parse_mapping_cfg(f)
-    keywords = {**DEFAULT_KEYWORDS, "_l": None, "msg": None}
+    keywords = {**DEFAULT_KEYWORDS, "_l": None, "msg": None, "plural": (1, 2)}
     marked = {
         message if isinstance(message, str) else message[0]
         for _, _, message, _, _ in extract_from_dir(
@@ -366,6 +366,21 @@ def test_every_engine_sentence_is_translated_with_the_same_placeholders(code):
         for said in message if isinstance(message, tuple) else (message,):
             if isinstance(said, engine.Message):
                 assert "%(" not in render_in(code, said)
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_count_a_ruleset_gives_its_players_is_a_translated_plural(code):
+    """The scoreboard says each count beside a player ("2 smucks") through the catalog's
+    plural entry: the one-and-other pair must be in it, every form translated."""
+    extras = {extra for rules in engine.rulesets() for extra in rules.extras}
+    assert extras, "no ruleset gives its players a count"
+    for extra in extras:
+        entry = catalog(code)[extra.words.one]
+        assert entry is not None and entry.pluralizable, (code, extra.key)
+        assert entry.id == (extra.words.one, extra.words.other), (code, extra.key)
+        assert all(entry.string) and not entry.fuzzy, (code, extra.key)
+        for form in entry.string:
+            assert placeholders(form) == {("num", "s")}, (code, form)
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ from scorekeeper.engine.describe import (
     ContractWords,
     EntryField,
     FieldKind,
+    PlayerExtra,
     Role,
     SideKind,
     Statistic,
@@ -28,7 +29,7 @@ from scorekeeper.engine.game import (
     resume,
     rulesets,
 )
-from scorekeeper.engine.messages import Message, english_and, msg, render
+from scorekeeper.engine.messages import Message, Plural, english_and, msg, plural, render
 from scorekeeper.engine.names import NameProblem, name_problem
 from scorekeeper.engine.results import (
     DealKind,
@@ -64,6 +65,8 @@ __all__ = [
     "Message",
     "NameProblem",
     "Outcome",
+    "PlayerExtra",
+    "Plural",
     "Rank",
     "Role",
     "RuleViolation",
@@ -87,6 +90,7 @@ __all__ = [
     "name_problem",
     "new_game",
     "parse_entry",
+    "plural",
     "render",
     "replay",
     "resume",

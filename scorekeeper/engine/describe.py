@@ -9,7 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from scorekeeper.engine.cards import Rank
-from scorekeeper.engine.messages import Message
+from scorekeeper.engine.messages import Message, Plural
 
 
 class FieldKind(StrEnum):
@@ -126,14 +126,24 @@ class Statistic:
     """A count a player's record shows: deals in which a seat carries the tag."""
 
     tag: str
-    """The tag the ruleset gives seats (`bid`, `made`, `moon`, `smuck` …)."""
+    """The tag the ruleset gives seats (`bid`, `made`, `set` …)."""
     label: Message
     """The statistic's name for people."""
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerExtra:
+    """A count the game document gives each player beside the score, and its words."""
+
+    key: str
+    """Its name in each player of the game document (and so of the API)."""
+    words: Plural
+    """The count for people, as the scoreboard shows it beside the player's name."""
+
+
+@dataclass(frozen=True, slots=True)
 class ContractWords:
-    """How a game says a contract went: made, or lost ("set", Euchre's "euchred")."""
+    """How a game says a contract went: made, or lost ("set", or the game's own word)."""
 
     made: Message
     """The word within a line ("Bob 4♥: made")."""

@@ -41,6 +41,29 @@ def msg(template: str, /, **params: Any) -> Message:
     return Message(template, FrozenMap(params) if params else EMPTY)
 
 
+@dataclass(frozen=True, slots=True)
+class Plural:
+    """A phrase that says a count, worded for one and for more ("1 bid", "2 bids").
+
+    Both templates name the count `%(num)s`; the web layer asks the catalog for the form
+    the page's language uses for that count.
+    """
+
+    one: str
+    """The English template for a count of one; also the catalog's key."""
+    other: str
+    """The English template for any other count."""
+
+    def count(self, num: int) -> str:
+        """Return the English text for this count."""
+        return (self.one if num == 1 else self.other) % {"num": num}
+
+
+def plural(one: str, other: str, /) -> Plural:
+    """Return a counted phrase; babel extracts calls of this function as plural text."""
+    return Plural(one, other)
+
+
 def english_and(words: Sequence[str]) -> str:
     """Join words for an English sentence: "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
     if len(words) <= 1:

@@ -10,6 +10,7 @@ from scorekeeper.engine.describe import (
     CalledPoint,
     ContractWords,
     EntryField,
+    PlayerExtra,
     Role,
     SideKind,
     Statistic,
@@ -78,6 +79,8 @@ class Ruleset(ABC):
     """Called cards of trump whose holder, the partner, takes a point."""
     statistics: tuple[Statistic, ...] = ()
     """The counts a player's record shows for this game, in order."""
+    extras: tuple[PlayerExtra, ...] = ()
+    """The counts `player_extras` gives each player beside the score, in order."""
     summary: Message | None = None
     """One line for the new-game page: who plays and how."""
     deal_setup: tuple[Message, ...] = ()
@@ -199,7 +202,8 @@ class Ruleset(ABC):
     def player_extras(
         self, config: GameConfig, results: Sequence[DealResult]
     ) -> tuple[Mapping[str, Any], ...]:
-        """Return what the game document adds to each player besides the score."""
+        """Return what the game document adds to each player besides the score: a count
+        for each of the ruleset's `extras`, by its key."""
         return (EMPTY,) * config.seats
 
     def seat_tags(self, config: GameConfig, result: DealResult) -> tuple[frozenset[str], ...]:

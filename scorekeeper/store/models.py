@@ -323,7 +323,7 @@ class DealSeat(Model):
 
 
 class DealSeatTag(Model):
-    """A statistics tag the ruleset gave one seat in one deal (``moon``, ``smuck`` …)."""
+    """A statistics tag the ruleset gave one seat in one deal (``bid``, ``made``, ``set`` …)."""
 
     __tablename__ = "deal_seat_tags"
     __table_args__ = (

@@ -4,7 +4,7 @@ Reads ``players`` (who sat where, who won), ``deal_seats`` (one row per seat per
 ``deal_seat_tags`` (the statistics tags a seat earned), both kept by
 ``scorekeeper.store.records`` from what each game's ruleset says about its deals. A record
 has the totals over every game and, for each ruleset the player played, the same totals
-and the ruleset's own ``statistics`` (moons, smucks, euchres …) in the ruleset's order.
+and the ruleset's own ``statistics`` (bids won, made, set …) in the ruleset's order.
 Deals where nothing was played (thrown in, forfeited) are not counted as deals played;
 their score changes (a forfeit's) count in the points.
 """

@@ -28,7 +28,7 @@ from scorekeeper.web.forms import (
     deal_form,
     scoring_sides,
 )
-from scorekeeper.web.i18n import translate
+from scorekeeper.web.i18n import counted, translate
 
 OUTCOME_LABELS: dict[Status, Callable[[], str]] = {
     Status.IN_PROGRESS: lambda: _("In progress"),
@@ -174,7 +174,11 @@ def scoreboard(
                 "tags": tags,
                 "bidding": bool(bidding & set(seats)),
                 "winner": bool(set(seats) & set(doc["winners"])),
-                "smucks": first.get("smucks"),
+                "extras": [
+                    counted(extra.words, first[extra.key])
+                    for extra in rules.extras
+                    if first.get(extra.key)
+                ],
                 "needs": None if finished else max(0, doc["target"] - first["score"]),
             }
         )

@@ -134,6 +134,11 @@ def translate(value):
     return "" if value is None else str(value)
 
 
+def counted(phrase: engine.Plural, num: int) -> str:
+    """Return an engine phrase that says a count, in the page's language ("2 bids")."""
+    return translations().ungettext(phrase.one, phrase.other, num) % {"num": num}
+
+
 def _lookup(template):
     """Return the catalog's text for an engine template (the template itself if none)."""
     return translations().ugettext(template) if template else template

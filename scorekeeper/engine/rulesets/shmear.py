@@ -15,12 +15,13 @@ from scorekeeper.engine.describe import (
     Choice,
     EntryField,
     FieldKind,
+    PlayerExtra,
     SideKind,
     Statistic,
     WinFact,
 )
 from scorekeeper.engine.frozen import FrozenMap, freeze
-from scorekeeper.engine.messages import Message, msg
+from scorekeeper.engine.messages import Message, msg, plural
 from scorekeeper.engine.results import (
     DealKind,
     DealResult,
@@ -69,6 +70,8 @@ POINT_COUNT = 4
 JICK_POINT_COUNT = POINT_COUNT + 1
 """With the Jick, five points a hand: a moon needs all five."""
 NOBODY = "none"
+SMUCKS = "smucks"
+"""Each player's count of lost contracts, in the game document beside the score."""
 
 POINT_FIELDS = ("high", "low", "jack")
 """The card points, each entered as a seat; Game is entered apart."""
@@ -255,6 +258,7 @@ class ShmearFamily(Ruleset):
         Statistic("moon_made", msg("Moons made")),
         Statistic("forfeit", msg("Forfeits")),
     )
+    extras = (PlayerExtra(SMUCKS, plural("%(num)s smuck", "%(num)s smucks")),)
 
     def win_detail(self, bidder: int | None, partner: int | None, moon: bool) -> Mapping[str, Any]:
         """Return a stand-in deal's detail: a moon is the bid the win check looks for."""
@@ -1223,7 +1227,7 @@ class ShmearFamily(Ruleset):
         self, config: GameConfig, results: Sequence[DealResult]
     ) -> tuple[Mapping[str, Any], ...]:
         """Return what the game document adds to each player: their smucks."""
-        return tuple(FrozenMap(smucks=n) for n in self.smucks(config, results))
+        return tuple(FrozenMap({SMUCKS: n}) for n in self.smucks(config, results))
 
 
 class Shmear(ShmearFamily):
