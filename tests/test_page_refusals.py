@@ -1,18 +1,20 @@
 """A save the store refuses is answered on the correction page as on the deal form.
 
 Both pages map a busy database, a full game and the rules through one function
-(``web/errors.py``): the same status, the same message above the form, the same
-``Retry-After``, what was entered kept, and nothing stored.
+(``web/errors.py``): the same status, the same message above the form in the page's
+language, the same ``Retry-After``, what was entered kept, and nothing stored.
 """
 
 from __future__ import annotations
 
+import html
 import re
 
 from scorekeeper.store import limits
 from tests.conftest import BOTH, DEAL_FORM, EXAMPLE_DEAL, FIVE
 from tests.tables_support import csrf_token
 from tests.test_hardening import counts, impatient, write_locked  # noqa: F401 (a fixture)
+from tests.test_pages import BOB, CY, DEAL_1_WRONG, DEAL_2, DEAL_4, csrf, post_deal, start_game
 
 BACKENDS = BOTH
 
@@ -74,3 +76,26 @@ def test_a_correction_past_the_changes_per_game_limit_is_refused_on_the_page(
     assert "Retry-After" not in response.headers
     assert re.search(r'name="bid"[^>]*value="5"[^>]*checked', response.text)
     assert api.game(game)["deals"][0]["bid"] == 4
+
+
+def test_a_correction_a_later_deal_cannot_survive_is_refused_in_the_pages_language(client):
+    url = start_game(client, target=10)
+    for number, deal in enumerate([{**DEAL_1_WRONG, "jack": BOB}, DEAL_2], start=1):
+        assert post_deal(client, url, deal, number).status_code == 303
+    client.post(
+        f"{url}/deals", data={"csrf_token": csrf(client.get(url)), "number": "3", "thrown_in": "1"}
+    )
+    assert post_deal(client, url, DEAL_4, 4).status_code == 303
+    # Had Cy been Bob's partner taking all six, Cy would have won after deal 2.
+    french = {"Accept-Language": "fr"}
+    edit = client.get(f"{url}/deals/1/edit", headers=french)
+    everything = {"partner": CY, "high": CY, "low": BOB, "jack": BOB, "off_jack": CY, "joker": BOB}
+    data = {k: str(v) for k, v in {**DEAL_1_WRONG, **everything}.items()}
+    refused = client.post(
+        f"{url}/deals/1/edit", data={**data, "csrf_token": csrf(edit)}, headers=french
+    )
+    assert refused.status_code == 409
+    text = html.unescape(refused.text)
+    assert "Après cette correction, la partie se termine à la donne 2" in text
+    assert "La donne 3 n'aurait pas pu être jouée." in text
+    assert "After this correction" not in text

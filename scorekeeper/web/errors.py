@@ -189,8 +189,11 @@ def refused(
         # Another phone ended the game: say so, and keep what was tapped in view.
         kept = _("Nothing was saved; your choices are kept below.")
         problems, status = {None: [*error.problems.get(None, ()), kept]}, 409
-    elif isinstance(error, engine.CorrectionConflict | games.NumberConflict):
-        problems, status = {None: [getattr(error, "message", str(error))]}, 409
+    elif isinstance(error, engine.CorrectionConflict):
+        # The later deal's sentence alone: its field problems are not this form's fields.
+        problems, status = {None: [error.first]}, 409
+    elif isinstance(error, games.NumberConflict):
+        problems, status = {None: [str(error)]}, 409
     elif isinstance(error, games.GameFull):
         problems, status = {None: [_game_full_message()]}, 409
     elif isinstance(error, OperationalError):
