@@ -86,7 +86,9 @@ function page(event) {
   var request = event.request;
   var asked = fetch(request);
   var kept = asked.then(function (response) {
-    return caches.open(PAGE_CACHE).then(function (cache) { return keepPage(cache, request, response); });
+    /* Copied now: once the page has it, its body is used and can no longer be copied. */
+    var copy = response.clone();
+    return caches.open(PAGE_CACHE).then(function (cache) { return keepPage(cache, request, copy); });
   }).catch(function () { return null; });
   event.waitUntil(kept);
   return new Promise(function (resolve) {
