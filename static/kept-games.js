@@ -191,8 +191,9 @@
     });
   }, true);
 
-  /* Another game chosen with no connection: its setup from the copy of its page. */
-  function switchOffline(form) {
+  /* Another game chosen with no connection: its setup from the copy of its page, with
+     the names typed, or those of a recent line-up (`names`). */
+  function switchOffline(form, names) {
     var chosen = form.querySelector('input[name="ruleset"]:checked');
     if (!chosen || !window.caches) { return; }
     var url = new URL(form.getAttribute("action"), location.href);
@@ -217,6 +218,12 @@
         var targetBox = fields.querySelector('input[name="target"]');
         if (targetBox) { targetBox.setAttribute("value", typedTarget); }
       }
+      if (names) {
+        fields.querySelectorAll('input[name^="players-"]').forEach(function (input) {
+          var seat = Number(input.name.slice("players-".length));
+          input.setAttribute("value", names[seat] || "");
+        });
+      }
       var token = now.querySelector('input[name="csrf_token"]');
       var theirs = fields.querySelector('input[name="csrf_token"]');
       if (token && theirs) { theirs.setAttribute("value", token.value); }
@@ -226,6 +233,22 @@
       adopted.dispatchEvent(new Event("scorekeeper:setup", { bubbles: true }));
     }).catch(function () { return null; });
   }
+
+  /* "Same players again?" with no connection: that line-up's game and names, from the
+     copy (the line-up's own address was never kept). */
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-names]");
+    var form = newGameForm();
+    if (!link || !form || !cutOff()) { return; }
+    var names;
+    try { names = JSON.parse(link.dataset.names); } catch (error) { return; }
+    var chip = form.querySelector('input[name="ruleset"][value="' + CSS.escape(link.dataset.ruleset) + '"]');
+    if (!chip || !Array.isArray(names)) { return; }
+    event.preventDefault();
+    chip.checked = true;
+    switchOffline(form, names);
+    form.scrollIntoView({ block: "start" });
+  });
 
   /* The setup's own refresh (htmx) that got no answer: the ruleset's comes from the copy. */
   document.addEventListener("htmx:sendError", function (event) {

@@ -150,3 +150,33 @@ def test_a_game_started_from_the_kept_copy_is_kept_while_the_server_does_not_ans
     expect(page.locator("#deal-form")).to_be_visible()
     game = read(live_server, "/api/v1/games/" + page.url.rsplit("/", 1)[1])
     assert [p["name"] for p in game["players"]] == ["Ann", "Bob", "Cy"]
+
+
+def test_same_players_again_works_with_no_connection(phone, live_server):
+    page = phone.new_page()
+    page.goto(live_server + "/games/new?ruleset=shmear")
+    worker_ready(page)
+    for seat, name in enumerate(["Ann", "Bob", "Cy", "Di"], start=1):
+        page.get_by_role("textbox", name=re.compile(f"^Player {seat}")).fill(name)
+    page.get_by_role("button", name="Start game").click()
+    expect(page.get_by_role("region", name="Scoreboard")).to_be_visible()
+    page.goto(live_server + "/games/new")
+    # The copy kept of the page is the one with this line-up.
+    copy = "(await (await caches.open('pages')).match(location.href)).text()"
+    until(page, f"async () => (await {copy}).includes('data-names')")
+    phone.set_offline(True)
+    page.reload()
+    assert page.locator("html").get_attribute("data-offline-copy") is not None
+    until(page, "window.htmx !== undefined")
+    page.get_by_role("link", name="Ann, Bob, Cy, Di").click()
+    expect(page.locator("#target-hint")).to_contain_text("Shmear is played to 11.")
+    expect(page.get_by_role("textbox", name=re.compile("^Player 4"))).to_have_value("Di")
+    page.get_by_role("button", name="Start game").click()
+    kept = page.get_by_role("region", name="Games kept on this phone")
+    expect(kept.locator(".kept-game-what")).to_have_text("Shmear to 11: Ann, Bob, Cy, Di")
+
+    phone.set_offline(False)
+    page.wait_for_url(re.compile(r".*/games/(?!new)[^/?#]+$"), timeout=20000)
+    game = read(live_server, "/api/v1/games/" + page.url.rsplit("/", 1)[1])
+    assert [p["name"] for p in game["players"]] == ["Ann", "Bob", "Cy", "Di"]
+    assert game["ruleset"] == "shmear"
