@@ -5,9 +5,12 @@ Also a game's score sheet and its downloads, which read the same game.
 
 import json
 import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from flask import (
     Blueprint,
+    Response,
     abort,
     flash,
     make_response,
@@ -19,16 +22,18 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import engine
 from scorekeeper.http import cache, keyring, params, ratelimits
 from scorekeeper.http.htmx import render, wants_fragment
 from scorekeeper.store import exchange, games, tables
 from scorekeeper.store.lookup import require_deal, require_game
-from scorekeeper.store.models import Game
+from scorekeeper.store.models import CardTable, Deal, Game
 from scorekeeper.web import charts, errors, i18n, sheets
 from scorekeeper.web.forms import (
     ConfirmForm,
+    DealForm,
     PutAtTableForm,
     chosen_ruleset,
     deal_form,
@@ -48,7 +53,7 @@ also describes that deal, for the phone to show beside the one saved meanwhile."
 errors.register_game_errors(bp)
 
 
-def _require_edit(game):
+def _require_edit(game: Game) -> None:
     """Refuse a change from a browser without the game's edit token."""
     if not keyring.can_edit(keyring.GAME_TOKENS, game):
         abort(403)
@@ -58,9 +63,9 @@ def _require_edit(game):
 
 
 @bp.get("/")
-def home():
+def home() -> str:
     """Start a game, or go back to one this device has opened."""
-    recent = []
+    recent: list[dict[str, Any]] = []
     for game_id in keyring.recent(keyring.RECENT_GAMES):
         game = games.get_game(game_id, deals=False)
         if game is not None:
@@ -70,7 +75,7 @@ def home():
 
 @bp.route("/games/new", methods=["GET", "POST"])
 @ratelimits.creating
-def new():
+def new() -> ResponseReturnValue:
     """Show the new-game form; on a valid post create the game and give this browser edit rights.
 
     A post with `switch` (the ruleset or a house rule changed) shows the form again for the
@@ -128,7 +133,7 @@ def _made_offline() -> tuple[str, str, str | None] | None:
 
 
 @bp.get("/games/<game_id>")
-def show(game_id):
+def show(game_id: str) -> Response:
     """Show the scoreboard, the deal entry form (with edit rights) and the history."""
     version, can_edit = cache.version_and_rights(game_id)
     keyring.remember(keyring.RECENT_GAMES, game_id)
@@ -143,7 +148,7 @@ def show(game_id):
 
 @bp.post("/games/<game_id>/deals")
 @ratelimits.changing
-def add_deal(game_id):
+def add_deal(game_id: str) -> ResponseReturnValue:
     """Save the next deal; a refused one comes back with its messages and the entries kept.
 
     The form says which deal it was for (`number`). When another phone saved that deal
@@ -159,7 +164,8 @@ def add_deal(game_id):
             return redirect(url_for("games.show", game_id=game.id), 303)
         return _render_game(game)
     form = _deal_form(game)
-    status, headers = 422, {}
+    status = 422
+    headers: dict[str, str] = {}
     save_as = request.form.get("save_as")
     if save_as is not None:
         form.number.data = save_as
@@ -170,7 +176,7 @@ def add_deal(game_id):
         try:
             deal = games.add_deal(game, entry, device=keyring.device())
         except games.NumberConflict as exc:
-            if _saved_already(game_id, exc.sent, entry):
+            if exc.sent is not None and _saved_already(game_id, exc.sent, entry):
                 # The same deal sent again (its answer was lost on a weak network, or the
                 # phone kept it and sent it once more): it is saved, and stays saved once.
                 return _saved(require_game(game_id), exc.sent)
@@ -193,7 +199,7 @@ def add_deal(game_id):
 
 
 @bp.post("/games/<game_id>/preview")
-def preview(game_id):
+def preview(game_id: str) -> Response:
     """Say what the deal being entered would score, worked out by the engine and not stored.
 
     The deal form asks for it (htmx) as its choices change; nothing is saved, and what the
@@ -203,7 +209,7 @@ def preview(game_id):
     _require_edit(game)
     form = _deal_form(game)
     state = games.game_state(game)
-    context = {
+    context: dict[str, Any] = {
         "result": None,
         "problems": [],
         "sides": [],
@@ -222,6 +228,7 @@ def preview(game_id):
             context["problems"] = [i18n.translate(m) for ms in exc.problems.values() for m in ms]
         else:
             result = after.last
+            assert result is not None  # a deal was just applied
             context["result"] = result
             context["why"] = engine.explain_deal(state.config, result)
             context["sides"] = [
@@ -240,7 +247,7 @@ def preview(game_id):
 
 @bp.route("/games/<game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
 @ratelimits.changing
-def correct(game_id, number):
+def correct(game_id: str, number: int) -> ResponseReturnValue:
     """Correct a deal; every later score and the outcome are worked out again."""
     game = require_game(game_id)
     deal = require_deal(game, number)
@@ -251,7 +258,8 @@ def correct(game_id, number):
         number=number,
         fresh=request.method != "POST",
     )
-    status, headers = 200, {}
+    status = 200
+    headers: dict[str, str] = {}
     if request.method == "GET":
         form.fill_from(deal.entry or {})
     elif not params.is_digits(request.form.get("number") or "0"):
@@ -291,7 +299,7 @@ def correct(game_id, number):
 
 
 @bp.post("/games/<game_id>/deals/<int:number>/preview")
-def correction_preview(game_id: str, number: int):
+def correction_preview(game_id: str, number: int) -> Response:
     """Say what a correction would change, worked out by the engine and not stored.
 
     The corrected deal's score, every later total that moves and the outcome before and
@@ -316,9 +324,15 @@ def correction_preview(game_id: str, number: int):
     return response
 
 
-def _correction_preview(game, number: int, form) -> dict:
+def _correction_preview(game: Game, number: int, form: DealForm) -> dict[str, Any]:
     """Return what the correction preview shows for the entry the form holds."""
-    preview: dict = {"result": None, "problems": [], "conflict": [], "sides": [], "why": ()}
+    preview: dict[str, Any] = {
+        "result": None,
+        "problems": [],
+        "conflict": [],
+        "sides": [],
+        "why": (),
+    }
     if not form.validate_on_submit():
         preview["problems"] = form.errors_for(None, *(f.name for f in form.described))
         return preview
@@ -369,7 +383,7 @@ def _correction_preview(game, number: int, form) -> dict:
 
 @bp.post("/games/<game_id>/deals/<int:number>/undo")
 @ratelimits.changing
-def undo(game_id, number):
+def undo(game_id: str, number: int) -> BaseResponse:
     """Take back the last deal (the page asked for confirmation first)."""
     game = require_game(game_id)
     deal = require_deal(game, number)
@@ -397,7 +411,7 @@ def undo(game_id, number):
 
 
 @bp.post("/games/<game_id>/rematch")
-def rematch(game_id):
+def rematch(game_id: str) -> BaseResponse:
     """Start the next game: same players in the same seats, rules, target and table.
 
     The seat after the last dealer deals first. Whoever may edit this game may start its
@@ -411,7 +425,8 @@ def rematch(game_id):
         abort(400)
     token = keyring.token(keyring.GAME_TOKENS, game.id)
     new_game, started = tables.rematch(game)
-    keyring.grant(keyring.GAME_TOKENS, new_game.id, token)
+    if token is not None:  # the browser may edit this game, so it holds its token
+        keyring.grant(keyring.GAME_TOKENS, new_game.id, token)
     keyring.remember(keyring.RECENT_GAMES, new_game.id)
     if started:
         flash(_("Rematch started. %(name)s deals first.", name=_dealer_name(new_game)))
@@ -421,7 +436,7 @@ def rematch(game_id):
 
 
 @bp.get("/games/<game_id>/next")
-def follow_next(game_id):
+def follow_next(game_id: str) -> BaseResponse:
     """Go to the game's next game (its Rematch): editing it where this phone edits this one.
 
     Every phone following a game is offered its next game by this link; it carries no
@@ -439,7 +454,7 @@ def follow_next(game_id):
 
 
 @bp.route("/games/<game_id>/table", methods=["GET", "POST"])
-def put_at_table(game_id):
+def put_at_table(game_id: str) -> ResponseReturnValue:
     """Put a game started from home at a table: one this browser may edit, or by its link.
 
     Both rights are needed: to change the game, and to add to the table's games.
@@ -458,9 +473,10 @@ def put_at_table(game_id):
         form.add_rule_errors({None: [_("This game is at a table already.")]})
         status = 409
     elif form.validate_on_submit():
-        table, problem = _table_chosen(form, mine)
-        if table is None:
-            form.add_rule_errors({problem[0]: [problem[1]]})
+        table = _table_chosen(form, mine)
+        if not isinstance(table, CardTable):
+            field, message = table
+            form.add_rule_errors({field: [message]})
             status = 422
         else:
             try:
@@ -480,23 +496,23 @@ def put_at_table(game_id):
     )
 
 
-def _table_chosen(form, mine):
-    """Return (table, None) for the table the form names, else (None, (field, message))."""
+def _table_chosen(form: PutAtTableForm, mine: Sequence[CardTable]) -> CardTable | tuple[str, str]:
+    """Return the table the form names, else why not as (field, message)."""
     link = (form.edit_link.data or "").strip()
     if link:
         found = re.search(r"/tables/([^/?#]+)/edit/([^/?#\s]+)", link)
         table = tables.get_table(found.group(1)) if found else None
-        if table is None or not tables.check_table_token(table, found.group(2)):
-            return None, ("edit_link", _("This is not a table's edit link that still works."))
-        return table, None
+        if found is None or table is None or not tables.check_table_token(table, found.group(2)):
+            return ("edit_link", _("This is not a table's edit link that still works."))
+        return table
     chosen = next((table for table in mine if table.id == form.table.data), None)
     if chosen is None:
-        return None, ("table", _("Choose one of your tables, or paste a table's edit link."))
-    return chosen, None
+        return ("table", _("Choose one of your tables, or paste a table's edit link."))
+    return chosen
 
 
 @bp.get("/games/<game_id>/sheet")
-def sheet(game_id):
+def sheet(game_id: str) -> str:
     """Show a game's score sheet: the deal-by-deal table and the chart, made to print."""
     game = require_game(game_id)
     state = games.game_state(game)
@@ -520,14 +536,14 @@ def sheet(game_id):
 
 
 @bp.get("/games/<game_id>/export.json")
-def export_json(game_id):
+def export_json(game_id: str) -> Response:
     """Download one game as lossless JSON."""
     game = require_game(game_id, deals=False)
     return exchange.json_download(exchange.export_game(game), f"game-{game.id}.json")
 
 
 @bp.get("/games/<game_id>/export.csv")
-def export_csv(game_id):
+def export_csv(game_id: str) -> Response:
     """Download one game's deals, one row per deal per player."""
     game = require_game(game_id, deals=False)
     return exchange.csv_response(exchange.game_csv(game), f"game-{game.id}.csv")
@@ -536,7 +552,7 @@ def export_csv(game_id):
 # --- helpers ---------------------------------------------------------------------------
 
 
-def _deal_form(game, form=None):
+def _deal_form(game: Game, form: DealForm | None = None) -> DealForm:
     """Return the deal form for the next deal, bound to the post unless `form` is given.
 
     Given the form a refused post was read into (another phone saved the deal this one
@@ -555,7 +571,12 @@ def _deal_form(game, form=None):
     return form_now
 
 
-def _render_game(game, form=None, status=200, refill=None):
+def _render_game(
+    game: Game,
+    form: DealForm | None = None,
+    status: int = 200,
+    refill: Mapping[str, Any] | None = None,
+) -> Response:
     """Render the game page, or its live part for htmx.
 
     With `refill` (an entry), the form for the next deal starts with its choices.
@@ -568,9 +589,10 @@ def _render_game(game, form=None, status=200, refill=None):
     return render("games/show.html", "games/_game.html", status, form=form, **context)
 
 
-def _recent_lineups(count: int = RECENT_LINEUPS) -> list[dict]:
+def _recent_lineups(count: int = RECENT_LINEUPS) -> list[dict[str, Any]]:
     """Return the player lists of this browser's recent games, newest first, each once."""
-    lineups, seen = [], set()
+    lineups: list[dict[str, Any]] = []
+    seen: set[tuple[str, tuple[str, ...]]] = set()
     for game_id in keyring.recent(keyring.RECENT_GAMES):
         game = games.get_game(game_id, deals=False)
         if game is None:
@@ -585,7 +607,7 @@ def _recent_lineups(count: int = RECENT_LINEUPS) -> list[dict]:
     return lineups
 
 
-def _summary(game):
+def _summary(game: Game) -> dict[str, Any]:
     """Return what the home page shows of a game, from the state cached on its row."""
     names = [p.name for p in game.players]
     return {
@@ -600,11 +622,11 @@ def _summary(game):
     }
 
 
-def _dealer_name(game):
+def _dealer_name(game: Game) -> str:
     return game.players[game.next_dealer].name
 
 
-def _entry_of(form):
+def _entry_of(form: DealForm) -> dict[str, Any] | None:
     """Return the form's entry, or None (with a message) when a choice is not a number.
 
     A tampered form can send an empty or foreign value for a seat, a bid or a call that
@@ -620,7 +642,7 @@ def _entry_of(form):
         return None
 
 
-def _bad_number_message():
+def _bad_number_message() -> str:
     return _("This form's deal number is not a whole number. Reload the page and enter it again.")
 
 
@@ -645,7 +667,9 @@ def _saved_already(game_id: str, number: int | None, entry: dict[str, object]) -
     return json.loads(json.dumps(sent.to_json())) == deal.entry
 
 
-def _kept_deal_view(game: Game, number: int | None, entry: dict[str, object]) -> dict | None:
+def _kept_deal_view(
+    game: Game, number: int | None, entry: dict[str, object]
+) -> dict[str, Any] | None:
     """Return the history's view of a kept deal as deal `number`, or None if it is none.
 
     The deal another phone saved under that number is replaced, nothing stored, to see
@@ -669,7 +693,7 @@ def _kept_deal_view(game: Game, number: int | None, entry: dict[str, object]) ->
     return deal_view(config, scoring_sides(config), result)
 
 
-def _saved_message(deal):
+def _saved_message(deal: Deal) -> str:
     """Return the one-line confirmation after a deal is saved."""
     result = deal.result
     if result.get("thrown_in"):
