@@ -5,10 +5,18 @@ then stops without an error: the form would be parsed from what arrived. Reading
 more tells a body that fits from one that was too large.
 """
 
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
 from flask import abort, current_app, request
 
 BODY_METHODS = frozenset(("POST", "PUT", "PATCH", "DELETE"))
 """The methods whose body a view reads; GET, HEAD and OPTIONS views never read one."""
+
+View = TypeVar("View", bound=Callable[..., object])
+
+_BODY_LIMITS: dict[Callable[..., object], int] = {}
+"""The views that take larger bodies than MAX_CONTENT_LENGTH (`allow_body`), with their limit."""
 
 
 def sent_no_body() -> bool:
@@ -17,7 +25,7 @@ def sent_no_body() -> bool:
     return request.method not in BODY_METHODS and has_no_body(request.environ)
 
 
-def has_no_body(environ) -> bool:
+def has_no_body(environ: Mapping[str, Any]) -> bool:
     """Return whether a request, as its WSGI environ says, was sent without a body.
 
     Neither a length above zero nor a transfer coding: HTTP/1.1 has no other way to send a
@@ -42,22 +50,22 @@ def chunked_too_large(limit: int | None) -> bool:
     return stream is not None and bool(stream.read(1))
 
 
-def allow_body(limit: int):
+def allow_body(limit: int) -> Callable[[View], View]:
     """Let a view take bodies up to `limit` bytes instead of the app's MAX_CONTENT_LENGTH."""
 
-    def decorate(view):
-        view.body_limit = limit
+    def decorate(view: View) -> View:
+        _BODY_LIMITS[view] = limit
         return view
 
     return decorate
 
 
-def refuse_oversized_body():
+def refuse_oversized_body() -> None:
     """Answer 413 for a body over its view's limit, before any view reads it (pages only)."""
     if request.method not in BODY_METHODS:
         return  # nothing will read it: skip the view's limit and the length checks
     view = current_app.view_functions.get(request.endpoint or "")
-    limit = getattr(view, "body_limit", None)
+    limit = None if view is None else _BODY_LIMITS.get(view)
     if limit is not None:
         request.max_content_length = limit
     if chunked_too_large(request.max_content_length):

@@ -15,6 +15,7 @@ from flask.sessions import SessionMixin
 
 from scorekeeper.http import devices
 from scorekeeper.store import tokens
+from scorekeeper.store.models import CardTable, Game
 
 LIMIT = 20
 """How many tokens, and how many recent ids, one browser keeps per kind."""
@@ -68,7 +69,7 @@ def recent(key: str) -> list[str]:
     return session.get(key, [])
 
 
-def can_edit(key: str, item) -> bool:
+def can_edit(key: str, item: Game | CardTable) -> bool:
     """Return whether this browser holds the item's current edit token (a game or table)."""
     return holds(key, item.id, item.edit_token_hash)
 

@@ -6,6 +6,9 @@ answer then varies by it. Read by Flask-Babel for every page, by the page cache'
 and by the layer ahead of Flask, which has no request object.
 """
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
 from flask import g, has_request_context, request, session
 
 DEFAULT = "en"
@@ -23,7 +26,7 @@ ALIASES = {"in": "id"}
 """Old codes some browsers still send, mapped to the code the catalogs use."""
 
 
-def select_locale():
+def select_locale() -> str:
     """Return this request's language: the one chosen, else the browser's best, else English."""
     if not has_request_context():
         return DEFAULT
@@ -33,7 +36,9 @@ def select_locale():
     return code
 
 
-def language_of(session_data, accepted):
+def language_of(
+    session_data: Mapping[str, Any], accepted: Iterable[tuple[str, float]]
+) -> tuple[str, bool]:
     """Return the language `select_locale` gives, and whether it came from the browser.
 
     For a request read outside Flask (scorekeeper/http/fast/ahead.py): `session_data` is what its
@@ -45,7 +50,7 @@ def language_of(session_data, accepted):
     return best_match(accepted) or DEFAULT, True
 
 
-def best_match(accepted):
+def best_match(accepted: Iterable[tuple[str, float]]) -> str | None:
     """Return the offered language the browser prefers most, matching on the primary tag.
 
     ``accepted`` is Werkzeug's ``LanguageAccept`` (best quality first): ``en-GB, de;q=0.5``
@@ -63,7 +68,7 @@ def best_match(accepted):
     return None
 
 
-def vary_with(vary, name):
+def vary_with(vary: str | None, name: str) -> str:
     """Return the text of a Vary header with `name` added, unless it names it already.
 
     The answers made ahead of Flask (scorekeeper/http/fast/ahead.py) add their names the same way.

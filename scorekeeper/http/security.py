@@ -1,8 +1,10 @@
 """Security headers for every response: a strict CSP and no-sniff, no-referrer, no framing."""
 
 import functools
+from collections.abc import Iterable, Mapping
+from typing import Any
 
-from flask import current_app, request
+from flask import Flask, Response, current_app, request
 
 from scorekeeper.http import API_PREFIX, bodies
 
@@ -14,7 +16,7 @@ HTMX_CDN_URL = f"https://cdn.jsdelivr.net/npm/htmx.org@{HTMX_VERSION}/dist/htmx.
 HTMX_INTEGRITY = "sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg"
 
 
-def init_app(app):
+def init_app(app: Flask) -> None:
     """Add the security headers to every response, refuse oversized page bodies (the API
     refuses its own), and expose the htmx source to templates."""
     app.before_request(_check_page_body)
@@ -23,7 +25,7 @@ def init_app(app):
 
 
 @functools.cache
-def content_security_policy(local_only):
+def content_security_policy(local_only: bool) -> str:
     """Return the CSP: our own origin only, plus the one pinned htmx file unless local-only."""
     scripts = "'self'" if local_only else f"'self' {HTMX_CDN_URL}"
     return "; ".join(
@@ -43,7 +45,7 @@ def content_security_policy(local_only):
     )
 
 
-def _check_page_body():
+def _check_page_body() -> None:
     """Refuse a page's body over its limit with 413, even one sent without a length."""
     if not request.path.startswith(API_PREFIX + "/"):
         bodies.refuse_oversized_body()
@@ -58,7 +60,7 @@ _FIXED_HEADERS = (
 _HSTS = ("Strict-Transport-Security", f"max-age={HSTS_SECONDS}")
 
 
-def headers(config) -> list[tuple[str, str]]:
+def headers(config: Mapping[str, Any]) -> list[tuple[str, str]]:
     """Return the security headers every response carries under these settings."""
     wanted = [
         ("Content-Security-Policy", content_security_policy(config.get("HTMX_LOCAL_ONLY", False))),
@@ -69,7 +71,7 @@ def headers(config) -> list[tuple[str, str]]:
     return wanted
 
 
-def _add_headers(response):
+def _add_headers(response: Response) -> Response:
     """Set the headers without overriding any a view chose itself.
 
     Every response passes here, so the response's header names are looked at once (not
@@ -80,13 +82,13 @@ def _add_headers(response):
     return response
 
 
-def missing(present, wanted):
+def missing(present: Iterable[str], wanted: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     """Return those of the `wanted` headers whose names are not among the `present` ones."""
     chosen = {name.lower() for name in present}
     return [(name, value) for name, value in wanted if name.lower() not in chosen]
 
 
-def _htmx_context():
+def _htmx_context() -> dict[str, Any]:
     """Give templates the pinned htmx file, its CDN URL and integrity hash."""
     return {
         "htmx_file": HTMX_FILE,

@@ -5,11 +5,16 @@ is decided one layer down, in scorekeeper/http/languages.py, for the pages and t
 ahead of Flask alike.
 """
 
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
+from babel.support import NullTranslations
 from flask import (
     Blueprint,
+    Flask,
+    Response,
     abort,
     current_app,
     g,
@@ -23,6 +28,7 @@ from flask_babel import get_domain, get_locale
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import engine
 from scorekeeper.http import languages
@@ -33,9 +39,11 @@ TRANSLATIONS = Path(__file__).parents[1] / "translations"
 """Where each language's catalog lives: ``<code>/LC_MESSAGES/messages.po`` (and ``.mo``)."""
 
 
-def init_app(app):
+def init_app(app: Flask) -> None:
     """Look up the page's catalog once per request in templates (see `translations`)."""
-    app.jinja_env.install_gettext_callables(
+    # Jinja's i18n extension (which Flask-Babel adds) gives the environment this method at
+    # run time, so Jinja's types do not declare it.
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=lambda s: translations().ugettext(s),
         ngettext=lambda s, p, n: translations().ungettext(s, p, n),
         pgettext=lambda c, s: translations().upgettext(c, s),
@@ -44,7 +52,7 @@ def init_app(app):
     )
 
 
-def translations():
+def translations() -> NullTranslations:
     """Return this request's catalog, as Flask-Babel chooses it, found once per request.
 
     A game page translates several hundred phrases; Flask-Babel finds the catalog again
@@ -61,7 +69,7 @@ def translations():
 
 
 @bp.get("/language/<code>")
-def choose(code):
+def choose(code: str) -> BaseResponse:
     """Keep the language chosen in the footer for this browser and go back to the page.
 
     A plain link, so it works without JavaScript and leaves view-only pages free of forms;
@@ -76,7 +84,7 @@ def choose(code):
     return response
 
 
-def _safe_return(target):
+def _safe_return(target: str) -> str:
     """Return ``target`` if it is a page of this site answering GET, else the home page."""
     parts = urlsplit(target)
     if (
@@ -97,7 +105,7 @@ def _safe_return(target):
 
 
 @bp.app_context_processor
-def language_context():
+def language_context() -> dict[str, Any]:
     """Give every page its language code (for ``<html lang>``) and the chooser's languages."""
     return {
         "current_locale": str(get_locale() or languages.DEFAULT),
@@ -106,7 +114,7 @@ def language_context():
 
 
 @bp.app_template_global()
-def language_return_to():
+def language_return_to() -> str:
     """Return the address the language chooser comes back to: this page, query included."""
     if request.method != "GET":
         return request.path
@@ -114,7 +122,7 @@ def language_return_to():
 
 
 @bp.after_app_request
-def vary_by_language(response):
+def vary_by_language(response: Response) -> Response:
     """Tell caches that a page whose language came from Accept-Language varies by it.
 
     The header is extended as text: ``response.vary`` parses it into a set and writes it
@@ -127,7 +135,7 @@ def vary_by_language(response):
     return response
 
 
-def translate(value):
+def translate(value: object) -> str:
     """Return an engine message in the page's language; other values as text."""
     if isinstance(value, engine.Message):
         return engine.render(value, _lookup, join_words)
@@ -139,20 +147,20 @@ def counted(phrase: engine.Plural, num: int) -> str:
     return translations().ungettext(phrase.one, phrase.other, num) % {"num": num}
 
 
-def _lookup(template):
+def _lookup(template: str) -> str:
     """Return the catalog's text for an engine template (the template itself if none)."""
     return translations().ugettext(template) if template else template
 
 
-def join_words(words):
+def join_words(given: Iterable[str]) -> str:
     """Join words for a sentence in the page's language: "Ann, Bob and Cy"."""
-    words = list(words)
+    words = list(given)
     if len(words) <= 1:
         return "".join(words)
     return _("%(list)s and %(last)s", list=", ".join(words[:-1]), last=words[-1])
 
 
 @bp.app_template_filter("t")
-def translate_filter(value):
+def translate_filter(value: object) -> str:
     """Show an engine message in the page's language: ``{{ outcome.explanation|t }}``."""
     return translate(value)
