@@ -15,8 +15,8 @@ CHROMIUM := /usr/bin/chromium
 LOCK_VENV := .venv-lock
 PIP_TOOLS := pip-tools==7.6.2
 
-.PHONY: install install-run install-test run serve test browser bench bench-load lint typecheck \
-	lock clean translations python-version FORCE
+.PHONY: install install-run install-test assets run serve test browser bench bench-load lint \
+	typecheck lock clean translations python-version FORCE
 
 # Each language's catalog, compiled (the .mo files are built here, not committed).
 CATALOGS := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
@@ -31,8 +31,15 @@ PYODIDE_SOURCES := $(wildcard tools/vendor_pyodide.py tools/pyodide.json tools/p
 
 # Everything a developer uses: the app and the test tools.
 install: install-test
-install-run: $(VENV)/.installed-run $(COMPILED) $(PYODIDE)
-install-test: $(VENV)/.installed-test $(COMPILED) $(PYODIDE)
+install-run: $(VENV)/.installed-run $(COMPILED) $(PYODIDE) assets
+install-test: $(VENV)/.installed-test $(COMPILED) $(PYODIDE) assets
+
+# The static files as served (build/static/, gitignored): content-hashed names, brotli and
+# gzip copies (scorekeeper/http/assets.py), the Pyodide runtime's too. Only what changed is
+# built again; the app does the same at start, so this only spares the first start the
+# compressing.
+assets: $(VENV)/.installed-run $(COMPILED) $(PYODIDE)
+	$(BIN)/flask --app scorekeeper assets
 
 # Before anything is made with $(PYTHON): is it one Scorekeeper runs on? (pip would only say
 # that some locked version has no matching distribution.)

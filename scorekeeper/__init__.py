@@ -40,6 +40,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.update(test_config)
     app.config["FAST_PATH"] = fast
+    if app.config.get("STATIC_FOLDER"):  # another release's files (tests make one)
+        app.static_folder = app.config["STATIC_FOLDER"]
     for name, value in config.engine_options(app.config["SQLALCHEMY_DATABASE_URI"]).items():
         app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {}).setdefault(name, value)
     if not app.config.get("SECRET_KEY"):
@@ -135,11 +137,13 @@ def register_page_helpers(app: Flask) -> None:
 
 
 def register_ahead_of_flask(app: Flask) -> None:
-    """Refuse other mount prefixes and schemes before Flask, and with the fast path answer
-    the busiest reads there (inside ProxyFix, which wraps the app later)."""
-    from scorekeeper.http import mount
+    """Serve the static files ahead of Flask (hashed, precompressed); refuse other mount
+    prefixes and schemes before anything, and with the fast path answer the busiest reads
+    ahead of Flask too (inside ProxyFix, which wraps the app later)."""
+    from scorekeeper.http import assets, mount, security
     from scorekeeper.http.fast import ahead
 
+    assets.init_app(app, headers=security.headers(app.config))
     if app.config["FAST_PATH"]:
         ahead.init_app(app)
     mount.init_app(app)

@@ -1,13 +1,15 @@
-"""`flask --app scorekeeper export`, `import` and `rebuild-records`: back up, restore, repair."""
+"""`flask --app scorekeeper export`, `import` and `rebuild-records`: back up, restore, repair;
+`assets`: build the static files as served."""
 
 import sys
 from pathlib import Path
 from typing import BinaryIO
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import with_appcontext
 
+from scorekeeper.http import assets
 from scorekeeper.store import exchange, games, records, tables
 
 
@@ -16,6 +18,17 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(export_command)
     app.cli.add_command(import_command)
     app.cli.add_command(rebuild_records_command)
+    app.cli.add_command(assets_command)
+
+
+@click.command("assets")
+@with_appcontext
+def assets_command():
+    """Build the static files as served: hashed names, brotli and gzip copies (make install)."""
+    manifest = current_app.extensions["scorekeeper.assets"]
+    folder = assets.built_folder(current_app)
+    size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+    click.echo(f"{len(manifest.files)} static files built in {folder} ({size:,} bytes).", err=True)
 
 
 @click.command("export")

@@ -44,6 +44,10 @@ DEFAULTS: dict[str, Any] = {
     # The release the service worker is named after (scorekeeper/web/offline.py); None: a
     # hash of the static files and templates, so every change to them is a new release.
     "RELEASE": None,
+    # The static folder (None: static/ of the checkout), and where its files are built as
+    # served (scorekeeper/http/assets.py; None: build/static/ beside the static folder).
+    "STATIC_FOLDER": None,
+    "STATIC_BUILD_FOLDER": None,
     "PREFERRED_URL_SCHEME": "http",
     "BEHIND_PROXY": False,
     "BABEL_DEFAULT_LOCALE": "en",

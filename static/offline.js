@@ -35,30 +35,40 @@
   }
 
   if (!("serviceWorker" in navigator) || !window.isSecureContext || !me) { return; }
-  navigator.serviceWorker.register(me.dataset.worker, { scope: me.dataset.scope, updateViaCache: "none" })
-    .then(function (registration) {
-      /* This page was loaded before the worker ran here: ask it to keep a copy now. */
-      if (!navigator.serviceWorker.controller && copy === undefined) {
-        navigator.serviceWorker.ready.then(function (ready) {
-          if (ready.active) { ready.active.postMessage({ keep: location.href }); }
+  /* Once the page has loaded: the worker's first fetches (the shell, home and the rules)
+     never compete with the page's own on a slow connection. */
+  if (document.readyState === "complete") {
+    register();
+  } else {
+    window.addEventListener("load", register);
+  }
+
+  function register() {
+    navigator.serviceWorker.register(me.dataset.worker, { scope: me.dataset.scope, updateViaCache: "none" })
+      .then(function (registration) {
+        /* This page was loaded before the worker ran here: ask it to keep a copy now. */
+        if (!navigator.serviceWorker.controller && copy === undefined) {
+          navigator.serviceWorker.ready.then(function (ready) {
+            if (ready.active) { ready.active.postMessage({ keep: location.href }); }
+          });
+        }
+        /* Back online: a new release, if there is one, is fetched now, not at the next visit. */
+        /* A game's page changes as it is played: when the phone puts the page away (screen
+           off, another app), the worker keeps its copy again if the game moved on since. */
+        var keptVersion = version();
+        document.addEventListener("visibilitychange", function () {
+          var now = version();
+          if (document.visibilityState !== "hidden" || now === keptVersion || !navigator.serviceWorker.controller) { return; }
+          keptVersion = now;
+          navigator.serviceWorker.controller.postMessage({ keep: location.href });
         });
-      }
-      /* Back online: a new release, if there is one, is fetched now, not at the next visit. */
-      /* A game's page changes as it is played: when the phone puts the page away (screen
-         off, another app), the worker keeps its copy again if the game moved on since. */
-      var keptVersion = version();
-      document.addEventListener("visibilitychange", function () {
-        var now = version();
-        if (document.visibilityState !== "hidden" || now === keptVersion || !navigator.serviceWorker.controller) { return; }
-        keptVersion = now;
-        navigator.serviceWorker.controller.postMessage({ keep: location.href });
-      });
-      function update(tries) {
-        registration.update().catch(function () {
-          if (tries > 1) { window.setTimeout(function () { update(tries - 1); }, 2000); }
-        });
-      }
-      window.addEventListener("online", function () { update(3); });
-    })
-    .catch(function () { return null; });
+        function update(tries) {
+          registration.update().catch(function () {
+            if (tries > 1) { window.setTimeout(function () { update(tries - 1); }, 2000); }
+          });
+        }
+        window.addEventListener("online", function () { update(3); });
+      })
+      .catch(function () { return null; });
+  }
 })();

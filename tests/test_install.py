@@ -1,6 +1,7 @@
 """Adding the app to a phone's home screen: the web app manifest and its icons."""
 
 import json
+import re
 import struct
 from pathlib import Path
 
@@ -36,7 +37,10 @@ def test_manifest_icons_exist_at_their_sizes_with_a_maskable_one(client):
         assert served.status_code == 200
         assert served.mimetype == "image/png"
         served.close()
-        path = STATIC / icon["src"].removeprefix("/static/")
+        # Served by its hashed name: icon-192.<12 hex digits>.png
+        name = re.sub(r"\.[0-9a-f]{12}(?=\.png$)", "", icon["src"].removeprefix("/static/"))
+        path = STATIC / name
+        assert path.name != Path(icon["src"]).name
         width, height = png_size(path)
         assert f"{width}x{height}" == icon["sizes"]
         sizes.add((icon["sizes"], icon["purpose"]))

@@ -7,6 +7,7 @@ of an unchanged game, answered ahead of the app, is in test_ahead.py.)
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -238,4 +239,4 @@ def test_the_scoreboard_names_its_stream_and_its_version(client, api):
     assert f'data-events="/games/{game["id"]}/events"' in page
     assert 'data-version="2"' in page
     assert 'hx-trigger="every 2s, live"' in page
-    assert "/static/live.js" in page
+    assert re.search(r"/static/live\.[0-9a-f]{12}\.js", page)

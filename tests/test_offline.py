@@ -3,6 +3,7 @@
 import re
 
 from scorekeeper.http.security import HTMX_CDN_URL
+from tests.test_assets import static_url
 
 
 def worker_values(source):
@@ -23,11 +24,14 @@ def test_the_worker_is_served_from_the_root_never_from_a_cache_with_its_own_poli
     assert "worker-src 'self'" in client.get("/").headers["Content-Security-Policy"]
 
 
-def test_the_worker_keeps_files_that_exist_and_the_pages_it_names(client):
+def test_the_worker_keeps_files_that_exist_and_the_pages_it_names(app, client):
     values = worker_values(client.get("/sw.js").text)
     shell = re.findall(r'"([^"]+)"', values["SHELL"])
-    assert "/static/outbox.js" in shell and "/static/htmx-2.0.11.min.js" in shell
-    assert "/static/app.css" in shell and "/static/icons/icon-maskable-512.png" in shell
+    # By their hashed names, as the pages name them.
+    for name in ("outbox.js", "htmx-2.0.11.min.js", "app.css", "icons/icon-maskable-512.png"):
+        assert static_url(app, name) in shell, name
+        assert re.search(r"\.[0-9a-f]{12}\.", static_url(app, name))
+    assert "/static/app.css" not in shell
     assert "/manifest.webmanifest" in shell
     for url in shell + re.findall(r'"([^"]+)"', values["PAGES"]):
         answer = client.get(url)

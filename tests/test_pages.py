@@ -5,6 +5,7 @@ import re
 import pytest
 
 from scorekeeper.http.security import HTMX_CDN_URL, HTMX_FILE, HTMX_INTEGRITY
+from tests.test_assets import static_url
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed"]
 ANN, BOB, CY, DI, ED = range(5)
@@ -268,13 +269,14 @@ def test_security_headers_allow_only_our_origin_and_the_pinned_htmx(client, app)
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["Referrer-Policy"] == "no-referrer"
     assert f'data-cdn="{HTMX_CDN_URL}" data-integrity="{HTMX_INTEGRITY}"' in response.text
-    assert f'data-local="/static/{HTMX_FILE}"' in response.text  # the fallback's local copy
+    local = static_url(app, HTMX_FILE)
+    assert f'<script src="{local}" defer></script>' in response.text  # this server's copy first
 
     app.config["HTMX_LOCAL_ONLY"] = True
     local = client.get("/")
     assert HTMX_CDN_URL not in local.text
     assert HTMX_CDN_URL not in local.headers["Content-Security-Policy"]
-    assert f'<script src="/static/{HTMX_FILE}" defer></script>' in local.text
+    assert f'<script src="{static_url(app, HTMX_FILE)}" defer></script>' in local.text
 
 
 @pytest.mark.parametrize("path", ["/", "/games/new"])

@@ -16,6 +16,7 @@ from scorekeeper.http.security import HTMX_CDN_URL, HTMX_FILE
 from scorekeeper.store import tokens
 from scorekeeper.web import links
 from tests.conftest import DEAL, DEAL_FORM
+from tests.test_assets import static_url
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 SCRIPT = "<script>alert(1)</script>"
@@ -249,14 +250,16 @@ def test_local_only_mode_allows_scripts_from_this_server_only(app, client):
     app.config["HTMX_LOCAL_ONLY"] = True
     response = client.get("/")
     assert "script-src 'self';" in response.headers["Content-Security-Policy"]
-    assert f'<script src="/static/{HTMX_FILE}" defer></script>' in response.get_data(as_text=True)
+    local = static_url(app, HTMX_FILE)
+    assert f'<script src="{local}" defer></script>' in response.get_data(as_text=True)
 
 
-def test_pinned_htmx_is_loaded_with_the_integrity_of_the_vendored_file(client):
+def test_pinned_htmx_is_loaded_with_the_integrity_of_the_vendored_file(app, client):
     digest = hashlib.sha384((STATIC / HTMX_FILE).read_bytes()).digest()
     integrity = "sha384-" + base64.b64encode(digest).decode()
     body = client.get("/").get_data(as_text=True)
-    tag = re.search(r'<script src="/static/htmx-loader.js"[^>]*>', body).group(0)
+    loader = re.escape(static_url(app, "htmx-loader.js"))
+    tag = re.search(rf'<script src="{loader}"[^>]*>', body).group(0)
     assert f'data-cdn="{HTMX_CDN_URL}"' in tag
     assert f'data-integrity="{integrity}"' in tag
     assert " defer " in tag

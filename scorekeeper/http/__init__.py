@@ -14,6 +14,8 @@ above it (tests/test_layers.py checks every import).
 - ``mount``: a request for another mount prefix or scheme refused before anything reads it;
 - ``hangups``: a live stream let go the moment its client hangs up;
 - ``htmx``: a fragment or a whole page, the one place that reads htmx's headers;
+- ``assets``: the static files under content-hashed names, precompressed, served ahead of
+  Flask;
 - ``fast``: everything beyond plain Flask that makes the busiest reads cheap.
 """
 

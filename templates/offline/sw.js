@@ -10,7 +10,9 @@
    - Everything else (saves, previews, live polls and streams, the API) goes to the network
      as before: a save that cannot go is kept by the page (static/outbox.js).
    A new release is a new worker: it takes over at once (skipWaiting, clients.claim) and
-   drops the old shell. The pages kept and the deals kept on the phone are not touched. */
+   drops the old shell. The pages kept and the deals kept on the phone are not touched.
+   The static files have content-hashed names (scorekeeper/http/assets.py): a new release's
+   changed file is a new address, so no phone keeps an old script under a new page. */
 "use strict";
 
 var RELEASE = {{ release|tojson }};
@@ -26,9 +28,21 @@ var KEPT_AT = "X-Kept-At";
 
 function fresh(url) { return new Request(url, { cache: "reload", credentials: "same-origin" }); }
 
+/* A static file's hashed name (app.3f2a9b1c04d5.css) names one content forever: the copy
+   the page just got is that content, so the browser's own cache may give it. */
+var HASHED = /\.[0-9a-f]{12}(?=(\.[^./]+)?$)/;
+function shellRequest(url) {
+  return HASHED.test(url) ? new Request(url, { credentials: "same-origin" }) : fresh(url);
+}
+
+/* This release's address of each shell file, by its name without the hash: a page kept
+   from an earlier release names that release's files, and gets this one's instead. */
+var CURRENT = {};
+SHELL.forEach(function (url) { CURRENT[url.replace(HASHED, "")] = url; });
+
 self.addEventListener("install", function (event) {
   event.waitUntil(Promise.all([
-    caches.open(SHELL_CACHE).then(function (cache) { return cache.addAll(SHELL.map(fresh)); }),
+    caches.open(SHELL_CACHE).then(function (cache) { return cache.addAll(SHELL.map(shellRequest)); }),
     caches.open(PAGE_CACHE).then(function (cache) {
       /* A page already kept (perhaps newer) stays; one that fails is simply not kept yet. */
       return Promise.all(PAGES.map(function (url) {
@@ -110,17 +124,30 @@ function page(event) {
   });
 }
 
-/* The shell: from this release's cache, else fetched and kept there. */
+/* The shell: from this release's cache, else fetched and kept there; a file of an earlier
+   release the server no longer has (or with no connection): this release's copy of it. */
 function shellFile(request) {
   return caches.open(SHELL_CACHE).then(function (cache) {
     return cache.match(request, { ignoreVary: true }).then(function (found) {
       if (found) { return found; }
       return fetch(request).then(function (response) {
-        if (response.ok) { cache.put(request, response.clone()); }
-        return response;
+        if (response.ok) { cache.put(request, response.clone()); return response; }
+        return sameFile(cache, request).then(function (kept) { return kept || response; });
+      }, function (error) {
+        return sameFile(cache, request).then(function (kept) {
+          if (kept) { return kept; }
+          throw error;
+        });
       });
     });
   });
+}
+
+function sameFile(cache, request) {
+  var path = new URL(request.url).pathname;
+  var now = CURRENT[path.replace(HASHED, "")];
+  if (!now || now === path) { return Promise.resolve(null); }
+  return cache.match(now, { ignoreVary: true }).then(function (kept) { return kept || null; });
 }
 
 self.addEventListener("fetch", function (event) {

@@ -1,4 +1,4 @@
-"""A stalled CDN must not blank the page: htmx loads after the page, from here if need be."""
+"""htmx never holds the page: this server's copy first, the CDN only when that one fails."""
 
 import re
 from pathlib import Path
@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.http.security import HTMX_CDN_URL, HTMX_FILE, HTMX_VERSION
 from tests.browser.conftest import check_axe
+from tests.test_assets import static_url
 
 pytestmark = pytest.mark.browser
 
@@ -38,24 +39,12 @@ def serve_htmx(route):
     )
 
 
-def test_a_stalled_cdn_neither_delays_the_first_paint_nor_stops_htmx(page, live_server, cdn_on):
-    stalled = []
-    page.route(HTMX_CDN_URL, lambda route: stalled.append(route))  # left unanswered
-    page.goto(live_server + "/rules/five-handed-schmier", wait_until="domcontentloaded")
-    timings = page.evaluate(TIMINGS)
-    print(
-        f"with the CDN stalled: DOMContentLoaded {timings['dcl']:.0f} ms, FCP {timings['fcp']} ms"
-    )
-    assert timings["dcl"] < NOT_BLOCKED, timings
-    if timings["fcp"] is not None:
-        assert timings["fcp"] < NOT_BLOCKED, timings
-    page.wait_for_function("() => window.htmx && htmx.version", timeout=10_000)
-    assert stalled, "the page never asked the CDN"
-    assert page.evaluate("htmx.version") == HTMX_VERSION
-    local = f"/static/{HTMX_FILE}"
-    assert page.evaluate(f"!!document.querySelector('script[src=\"{local}\"]')")
+def local_htmx(live_app):
+    return static_url(live_app, HTMX_FILE)
 
-    # htmx works through the fallback: the settler answers in place, without a reload.
+
+def settle_a_tie(page):
+    """Use the settler through htmx: it answers in place, without a reload."""
     page.evaluate("window.__samePage = true")
     page.get_by_role("spinbutton", name="Player 1").fill("21")
     page.get_by_role("spinbutton", name="Player 2").fill("21")
@@ -65,22 +54,31 @@ def test_a_stalled_cdn_neither_delays_the_first_paint_nor_stops_htmx(page, live_
     page.get_by_role("button", name="Who wins?").click()
     expect(page.locator("#verdict-title")).to_have_text("Player 2 wins.")
     assert page.evaluate("window.__samePage === true")
-    for route in stalled:
-        route.abort()
 
 
-def test_a_late_cdn_answer_does_not_start_a_second_htmx(page, live_server, cdn_on):
-    held = []
-    page.route(HTMX_CDN_URL, lambda route: held.append(route))
-    page.goto(live_server + "/")
+def test_htmx_is_this_servers_copy_and_a_stalled_cdn_is_never_waited_on(
+    page, live_app, live_server, cdn_on
+):
+    asked = []
+    page.route(HTMX_CDN_URL, lambda route: asked.append(route))  # would stall
+    page.goto(live_server + "/rules/five-handed-schmier", wait_until="domcontentloaded")
+    timings = page.evaluate(TIMINGS)
+    print(f"DOMContentLoaded {timings['dcl']:.0f} ms, FCP {timings['fcp']} ms")
+    assert timings["dcl"] < NOT_BLOCKED, timings
+    if timings["fcp"] is not None:
+        assert timings["fcp"] < NOT_BLOCKED, timings
     page.wait_for_function("() => window.htmx && htmx.version", timeout=10_000)
-    page.evaluate("window.__first = window.htmx")
-    serve_htmx(held[0])  # the CDN answers after the local copy took over
-    page.wait_for_timeout(500)
-    assert page.evaluate("window.htmx === window.__first")
+    assert page.evaluate("htmx.version") == HTMX_VERSION
+    local = local_htmx(live_app)
+    assert page.evaluate(f"!!document.querySelector('script[src=\"{local}\"]')")
+    settle_a_tie(page)
+    page.wait_for_timeout(300)
+    assert asked == [], "the CDN was asked though this server's copy came"
 
 
-def test_htmx_comes_from_the_cdn_when_it_answers(page, live_server, cdn_on):
+def test_htmx_comes_from_the_cdn_when_this_servers_copy_does_not(
+    page, live_app, live_server, cdn_on
+):
     requested = []
 
     def cdn(route):
@@ -88,11 +86,28 @@ def test_htmx_comes_from_the_cdn_when_it_answers(page, live_server, cdn_on):
         serve_htmx(route)
 
     page.route(HTMX_CDN_URL, cdn)
-    page.goto(live_server + "/")
+    page.route(f"**{local_htmx(live_app)}", lambda route: route.fulfill(status=503, body="Busy"))
+    page.goto(live_server + "/rules/five-handed-schmier")
     page.wait_for_function("() => window.htmx && htmx.version", timeout=5_000)
     assert requested == [HTMX_CDN_URL]
-    local = f"/static/{HTMX_FILE}"
-    assert not page.evaluate(f"!!document.querySelector('script[src=\"{local}\"]')")
+    assert page.evaluate("htmx.version") == HTMX_VERSION
+    settle_a_tie(page)
+
+
+def test_with_neither_copy_the_page_still_works_without_htmx(page, live_app, live_server, cdn_on):
+    page.route(HTMX_CDN_URL, lambda route: route.abort())
+    page.route(f"**{local_htmx(live_app)}", lambda route: route.abort())
+    page.goto(live_server + "/rules/five-handed-schmier")
+    page.wait_for_timeout(500)
+    assert page.evaluate("window.htmx === undefined")
+    page.get_by_role("spinbutton", name="Player 1").fill("21")
+    page.get_by_role("spinbutton", name="Player 2").fill("21")
+    for seat in (3, 4, 5):
+        page.get_by_role("spinbutton", name=f"Player {seat}").fill("2")
+    page.get_by_role("group", name="Who bid").get_by_role("radio", name="Player 2").click()
+    page.get_by_role("button", name="Who wins?").click()
+    expect(page.locator("#verdict-title")).to_have_text("Player 2 wins.")  # a whole page
+    assert "/settle?" in page.url
 
 
 def test_the_rules_page_is_accessible_with_a_verdict(page, live_server):

@@ -1,0 +1,242 @@
+"""Static files as phones get them: hashed names, precompressed bodies, kept for a year."""
+
+import gzip
+import re
+import shutil
+from pathlib import Path
+
+import brotli
+import pytest
+from flask import url_for
+
+from scorekeeper import create_app
+from scorekeeper.http import assets
+from scorekeeper.http.security import HTMX_FILE, HTMX_INTEGRITY
+
+STATIC = Path(__file__).resolve().parents[1] / "static"
+HASHED = re.compile(r"^/static/(?P<stem>.+)\.(?P<hash>[0-9a-f]{12})(?P<ext>\.[^./]+)$")
+ALL = "gzip, deflate, br"
+
+
+def static_url(app, name):
+    with app.test_request_context():
+        return url_for("static", filename=name)
+
+
+def page_assets(text):
+    """Return the static addresses a page names (scripts, styles, icons, htmx's local copy)."""
+    return re.findall(r'(?:src|href)="(/static/[^"]+)"', text)
+
+
+def body(response):
+    """Return a response's body, decompressed as its Content-Encoding says."""
+    data = response.get_data()
+    response.close()
+    encoding = response.headers.get("Content-Encoding")
+    if encoding == "br":
+        return brotli.decompress(data)
+    if encoding == "gzip":
+        return gzip.decompress(data)
+    assert encoding is None, encoding
+    return data
+
+
+@pytest.mark.parametrize("local_only", [False, True])
+def test_every_page_names_its_static_files_by_their_content(app, client, local_only):
+    app.config["HTMX_LOCAL_ONLY"] = local_only
+    try:
+        names = page_assets(client.get("/").text)
+    finally:
+        app.config["HTMX_LOCAL_ONLY"] = False
+    assert len(names) >= 8
+    for url in names:
+        found = HASHED.match(url)
+        assert found, url
+        source = STATIC / f"{found['stem']}{found['ext']}"
+        assert assets.hashed_name(source.relative_to(STATIC).as_posix(), _sha(source)) == url[8:]
+    assert f"/static/{HTMX_FILE}" not in names
+    assert static_url(app, HTMX_FILE) in names
+
+
+def _sha(path):
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_hashed_name_is_kept_a_year_and_its_compressed_bodies_are_the_file(app, client):
+    for name in ("app.css", "outbox.js", HTMX_FILE):
+        url = static_url(app, name)
+        original = (STATIC / name).read_bytes()
+        for accepted, encoding in (("br", "br"), ("gzip", "gzip"), (ALL, "br"), ("", None)):
+            response = client.get(url, headers={"Accept-Encoding": accepted})
+            assert response.status_code == 200, url
+            assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+            assert response.headers.get("Content-Encoding") == encoding, (url, accepted)
+            assert response.headers["Vary"] == "Accept-Encoding"
+            assert response.headers["X-Content-Type-Options"] == "nosniff"
+            size = int(response.headers["Content-Length"])
+            if encoding:
+                assert size < len(original) / 2, (url, encoding, size)
+            assert body(response) == original, (url, accepted)
+
+
+def test_the_vendored_htmx_keeps_the_integrity_the_pages_check(app, client):
+    import base64
+    import hashlib
+
+    served = body(client.get(static_url(app, HTMX_FILE), headers={"Accept-Encoding": ALL}))
+    integrity = "sha384-" + base64.b64encode(hashlib.sha384(served).digest()).decode()
+    assert integrity == HTMX_INTEGRITY
+
+
+def test_an_image_is_sent_as_it_is_and_says_no_vary(app, client):
+    response = client.get(static_url(app, "icons/icon-192.png"), headers={"Accept-Encoding": ALL})
+    assert response.status_code == 200
+    assert response.mimetype == "image/png"
+    assert "Content-Encoding" not in response.headers
+    assert "Vary" not in response.headers
+    assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert body(response) == (STATIC / "icons" / "icon-192.png").read_bytes()
+
+
+def test_a_plain_name_is_asked_again_and_answered_304_while_unchanged(client):
+    first = client.get("/static/app.js", headers={"Accept-Encoding": "gzip"})
+    assert first.status_code == 200
+    assert first.headers["Cache-Control"] == "no-cache"
+    assert first.headers["Content-Encoding"] == "gzip"
+    assert body(first) == (STATIC / "app.js").read_bytes()
+    etag = first.headers["ETag"]
+    again = client.get("/static/app.js", headers={"If-None-Match": etag, "Accept-Encoding": "br"})
+    assert again.status_code == 304
+    assert again.get_data() == b""
+    assert again.headers["ETag"] == etag
+    assert again.headers["Vary"] == "Accept-Encoding"
+    modified = first.headers["Last-Modified"]
+    since = client.get("/static/app.js", headers={"If-Modified-Since": modified})
+    assert since.status_code == 304
+
+
+def test_the_etag_is_the_contents_so_every_server_gives_the_same(app, client):
+    response = client.get(static_url(app, "app.css"))
+    response.close()
+    assert response.headers["ETag"] == f'"{_sha(STATIC / "app.css")[:32]}"'
+
+
+def test_an_unknown_or_wrongly_hashed_name_is_not_found(app, client):
+    assert client.get("/static/app.000000000000.css").status_code == 404
+    assert client.get("/static/nothing.js").status_code == 404
+    assert client.get("/static/../scorekeeper/config.py").status_code == 404
+
+
+def test_the_app_is_mounted_under_its_prefix_with_its_static_files(tmp_path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}",
+            "APPLICATION_ROOT": "/score",
+        }
+    )
+    client = app.test_client()
+    url = static_url(app, "app.css")
+    assert HASHED.match(url.removeprefix("/score")), url
+    url = url.removeprefix("/score")
+    response = client.get(url, environ_overrides={"SCRIPT_NAME": "/score"})
+    response.close()
+    assert response.status_code == 200
+    # Another prefix is refused before the files are looked at.
+    assert client.get(url, environ_overrides={"SCRIPT_NAME": "/other"}).status_code == 400
+
+
+# --- the build ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def folders(tmp_path):
+    source = tmp_path / "static"
+    (source / "icons").mkdir(parents=True)
+    shutil.copy(STATIC / "app.css", source / "app.css")
+    shutil.copy(STATIC / "app.js", source / "app.js")
+    shutil.copy(STATIC / "icons" / "icon-180.png", source / "icons" / "icon-180.png")
+    (source / "pyodide" / "1.2.3").mkdir(parents=True)
+    (source / "pyodide" / "1.2.3" / "runtime.mjs").write_text("export const x = 1;\n" * 500)
+    (source / "pyodide" / "1.2.3" / ".vendored").write_text("stamp")
+    return source, tmp_path / "build" / "static"
+
+
+def test_the_build_writes_both_names_and_compressed_copies_where_they_pay(folders):
+    source, target = folders
+    manifest = assets.build(source, target)
+    css = manifest.files["app.css"]
+    assert re.fullmatch(r"app\.[0-9a-f]{12}\.css", css.served)
+    original = (source / "app.css").read_bytes()
+    for name in ("app.css", css.served):
+        assert (target / name).read_bytes() == original
+        assert brotli.decompress((target / f"{name}.br").read_bytes()) == original
+        assert gzip.decompress((target / f"{name}.gz").read_bytes()) == original
+    icon = manifest.files["icons/icon-180.png"].served
+    assert (target / icon).is_file() and not (target / f"{icon}.br").exists()
+    # A versioned folder's files keep their names, compressed too; its dot files stay out.
+    runtime = manifest.files["pyodide/1.2.3/runtime.mjs"]
+    assert runtime.served == "pyodide/1.2.3/runtime.mjs"
+    assert (target / "pyodide/1.2.3/runtime.mjs.br").is_file()
+    assert "pyodide/1.2.3/.vendored" not in manifest.files
+    assert assets.is_immutable("pyodide/1.2.3/runtime.mjs")
+    assert not assets.is_immutable("app.css") and assets.is_immutable(css.served)
+    # Nothing served is the manifest.
+    assert assets.manifest_path(target).parent == target.parent
+
+
+def test_the_build_does_again_only_what_changed_and_keeps_the_release_before(folders):
+    source, target = folders
+    first = assets.build(source, target)
+    old_css = first.files["app.css"].served
+    js = target / first.files["app.js"].served
+    written = js.stat().st_mtime_ns
+    assert assets.build(source, target) == first  # nothing changed: nothing written
+
+    (source / "app.css").write_text("body { color: red; }\n" * 100)
+    second = assets.build(source, target)
+    new_css = second.files["app.css"].served
+    assert new_css != old_css
+    assert (target / new_css).read_text().startswith("body { color: red; }")
+    # A page made before may still ask the old name: it is there, with its old content.
+    assert (target / old_css).read_bytes() == (STATIC / "app.css").read_bytes()
+    assert (target / f"{old_css}.br").is_file()
+    assert js.stat().st_mtime_ns == written  # unchanged, not written again
+
+    # One release later the oldest name goes; a deleted file goes at once.
+    (source / "app.css").write_text("body { color: blue; }\n" * 100)
+    (source / "app.js").unlink()
+    third = assets.build(source, target)
+    assert not (target / old_css).exists()
+    assert (target / new_css).is_file()
+    assert "app.js" not in third.files and not (target / "app.js").exists()
+
+
+def app_on(source, target, database):
+    return create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+            "STATIC_FOLDER": str(source),
+            "STATIC_BUILD_FOLDER": str(target),
+        }
+    )
+
+
+def test_an_app_started_on_a_changed_static_folder_serves_the_change(folders, tmp_path):
+    source, target = folders
+    database = tmp_path / "db.sqlite"
+    app = app_on(source, target, database)
+    assert assets.built_folder(app) == target
+    before = static_url(app, "app.css")
+    assert body(app.test_client().get(before)) == (STATIC / "app.css").read_bytes()
+
+    (source / "app.css").write_text("main { margin: 0; }\n")
+    started = app_on(source, target, database)
+    after = static_url(started, "app.css")
+    assert after != before
+    client = started.test_client()
+    assert body(client.get(after)) == b"main { margin: 0; }\n"
+    assert body(client.get(before)) == (STATIC / "app.css").read_bytes()  # the release before
