@@ -374,3 +374,34 @@ def test_game_page_links_to_its_score_sheet_and_downloads(client):
     for address in ("sheet", "export.json", "export.csv"):
         assert f'href="/games/{created["id"]}/{address}"' in page
     assert client.get(f"/games/{created['id']}/sheet").status_code == 200
+
+
+def description(page):
+    """Return a page's meta description, unescaped."""
+    import html
+
+    found = re.findall(r'<meta name="description" content="([^"]*)">', page.text)
+    assert len(found) == 1, found
+    return html.unescape(found[0])
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de", "id"])
+def test_every_page_describes_itself_in_its_language(client, app, language):
+    url = start_game(client)
+    viewer = app.test_client()
+    paths = ["/", "/games/new", "/rules", "/rules/shmear", "/tables"]
+    said = {}
+    for browser, path in [(client, p) for p in paths] + [(client, url), (viewer, url)]:
+        page = browser.get(path, headers={"Accept-Language": language})
+        assert page.status_code == 200, path
+        text = description(page)
+        assert 50 <= len(text) <= 160, (path, text)  # what a search result shows
+        assert "%(" not in text and "\n" not in text and text == text.strip(), text
+        said[(browser is viewer, path)] = text
+    assert len(set(said.values())) == len(said)  # each page its own, editor and viewer too
+    assert ", ".join(PLAYERS) in said[(True, url)]
+    if language != "en":
+        english = {
+            path: description(client.get(path, headers={"Accept-Language": "en"})) for path in paths
+        }
+        assert all(said[(False, path)] != english[path] for path in paths)
