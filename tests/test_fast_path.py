@@ -19,6 +19,7 @@ import pytest
 from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.test import EnvironBuilder, run_wsgi_app
+from whitenoise import WhiteNoise
 
 from scorekeeper import create_app
 from scorekeeper.extensions import cache, db, row_cache
@@ -58,7 +59,10 @@ def test_the_fast_path_is_on_unless_turned_off():
 def test_off_the_app_is_plain_flask(plain):
     assert type(plain) is Flask
     assert isinstance(plain.wsgi_app, mount.Guard)  # a request for another mount: refused
-    assert plain.wsgi_app.wsgi_app == Flask.wsgi_app.__get__(plain)
+    # The static files are served ahead of Flask in either mode (scorekeeper/http/assets.py).
+    static = plain.wsgi_app.wsgi_app
+    assert isinstance(static, WhiteNoise)
+    assert static.application == Flask.wsgi_app.__get__(plain)
     assert type(plain.session_interface) is SecureCookieSessionInterface
     assert type(plain.extensions["cache"][cache]).__name__ == "SimpleCache"
     assert row_cache not in plain.extensions.get("cache", {})
