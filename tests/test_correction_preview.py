@@ -110,7 +110,10 @@ def test_without_javascript_the_preview_button_brings_the_page_with_the_preview(
     assert "<h1>Correct deal 1" in page.text
     box = page.text[page.text.index('id="correction-preview"') :]
     box = box[: box.index('class="correction-buttons"')]
-    assert "If saved:" in box and "<table" in box
+    assert "If saved:" in box and "The outcome" in box
+    # Every later total below the form, out of the bar that stays in view.
+    below = page.text[page.text.index("</form>") :]
+    assert below.index('id="correction-totals"') < below.index("<table") < below.index("</table>")
     # The choices are kept, ready to save.
     jack = page.text[page.text.index('id="jack-group"') :]
     assert f'value="{BOB}" checked' in jack[: jack.index("</fieldset>")]

@@ -33,8 +33,9 @@ def test_a_tapped_correction_shows_its_preview_before_it_is_saved(page, live_ser
     side = {deal["bidder"], deal.get("partner")}
     other = deal["bidder"] if deal["low"] not in side else min(set(range(5)) - side)
     page.get_by_role("radio", name=f"Low: {players[other]}", exact=True).click()
-    expect(preview.locator(".correction-scores del").first).to_be_visible()
-    rows = preview.locator(".correction-scores tbody tr")
+    totals = page.locator("#correction-totals")
+    expect(totals.locator(".correction-scores del").first).to_be_visible()
+    rows = totals.locator(".correction-scores tbody tr")
     expect(rows).to_have_count(5 - number + 1)
     expect(preview).to_contain_text("If saved:")
     expect(preview.locator(".preview-outcome")).to_be_visible()

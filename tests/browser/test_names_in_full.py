@@ -15,11 +15,11 @@ NAMES = ["Margaretha", "Christophe", "Bernadette", "Maximilian", "Konstantin", "
 
 # Every element of the deal form that shows a player's name, with what it shows and whether
 # any of it is hidden: cut by its own box (an ellipsis, a clipped overflow) or spilling out
-# of the chip or grid column that holds it. A chip the form hid (the bidder, among the
-# partners) is left out.
+# of the chip, grid column or auction row that holds it. A chip the form hid (the bidder,
+# among the partners) is left out.
 NAMES_SHOWN = """(names) => {
   const form = document.querySelector('#deal-form');
-  const spans = Array.from(form.querySelectorAll('.chip > span, .col-name'))
+  const spans = Array.from(form.querySelectorAll('.chip > span, .col-name, .call-row > legend'))
     .filter((e) => names.includes(e.textContent.trim()) && e.getClientRects().length > 0);
   return spans.map((e) => {
     const box = e.getBoundingClientRect();
@@ -60,8 +60,15 @@ def test_ten_letter_names_show_in_full_in_the_deal_form(page, live_server, rules
     )
     page.goto(f"{live_server}/games/{game['id']}/edit/{game['edit_token']}")
     expect(page.locator("#deal-form")).to_be_visible()
-    # A chosen name shows its tick as well: choose the first seat's chip.
+    # A chosen name shows its tick as well: choose the first seat's chip. The auction, where
+    # the game has one, open: a row per speaker, named.
     page.locator("#deal-form [data-kind='seat'] .chip").first.click()
+    auction = page.locator("#deal-form details.auction > summary")
+    if auction.count():
+        auction.click()
+        expect(page.locator("#deal-form .call-row").first).to_be_visible()
+        speakers = page.locator("#deal-form .call-row > legend").all_inner_texts()
+        assert sorted(speakers) == sorted(names)
     shown = page.evaluate(NAMES_SHOWN, names)
     assert {s["name"] for s in shown} == set(names)
     hidden = [s for s in shown if s["cut"] or s["outside"] or s["lines"] != 1]
@@ -97,3 +104,4 @@ def test_the_score_sheet_never_breaks_inside_a_name(page, live_server, ruleset, 
     headings = page.locator(".sheet-table thead th").all_inner_texts()
     assert [h.strip() for h in headings[1:]] == names
     check_axe(page)
+
