@@ -105,3 +105,24 @@ def test_the_score_sheet_never_breaks_inside_a_name(page, live_server, ruleset, 
     assert [h.strip() for h in headings[1:]] == names
     check_axe(page)
 
+
+def test_team_names_show_in_full_on_the_scoreboard(page, live_server):
+    names = NAMES[:4]
+    game = api(
+        live_server,
+        "/api/v1/games",
+        {"ruleset": "shmear-partners", "players": names, "first_dealer": 0},
+    )
+    page.goto(f"{live_server}/games/{game['id']}/edit/{game['edit_token']}")
+    rows = page.locator("#scoreboard .score-row .name")
+    expect(rows.first).to_be_visible()
+    shown = rows.evaluate_all(
+        """(spans) => spans.map((e) => ({
+          text: e.textContent.trim(),
+          cut: e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1
+            || getComputedStyle(e).textOverflow === 'ellipsis',
+        }))"""
+    )
+    teams = [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
+    assert shown == [{"text": team, "cut": False} for team in teams]
+    check_axe(page)
