@@ -220,3 +220,22 @@ def test_rematch_is_made_once_and_every_phone_is_offered_the_next_game_live(
     expect(second.locator("#deal-form")).to_be_visible()  # an editor goes on editing
     games_started = read(live_server, f"/api/v1/games/{game['id']}")["next_game"]
     assert games_started == new_id
+
+
+def test_an_unfinished_game_offers_its_next_game_once_made_not_a_second_rematch(page, live_server):
+    game = post(live_server, "/api/v1/games", {k: OPEN_TIE[k] for k in SETUP})
+    url = f"{live_server}/games/{game['id']}"
+    page.goto(f"{url}/edit/{game['edit_token']}")
+    section = page.get_by_role("region", name="Next game")
+    section.get_by_role("button", name=re.compile("^Rematch")).click()
+    expect(page.get_by_role("heading", name=re.compile("^Deal 1"))).to_be_visible()
+    new_id = page.url.rsplit("/", 1)[1]
+
+    # Back on the unfinished game: its Next game section leads to the game made.
+    page.goto(url)
+    section = page.get_by_role("region", name="Next game")
+    expect(section.get_by_role("button")).to_have_count(0)
+    check_axe(page)
+    section.get_by_role("link", name="Next game: tap to follow").click()
+    expect(page).to_have_url(re.compile(f"/games/{new_id}$"))
+    expect(page.locator("#deal-form")).to_be_visible()
