@@ -23,7 +23,7 @@ def init_app(app: Flask) -> None:
 
 @click.command("assets")
 @with_appcontext
-def assets_command():
+def assets_command() -> None:
     """Build the static files as served: hashed names, brotli and gzip copies (make install)."""
     manifest = current_app.extensions["scorekeeper.assets"]
     folder = assets.built_folder(current_app)

@@ -61,7 +61,7 @@ def document_key(game_id: str, version: int) -> str:
     return f"api-game|{game_id}|{version}"
 
 
-def version_and_rights(game_id):
+def version_and_rights(game_id: str) -> tuple[int, bool]:
     """Return the game's version and whether this browser may edit it; one indexed read."""
     version, token_hash = require_stamp(game_id)
     return version, keyring.holds(keyring.GAME_TOKENS, game_id, token_hash)

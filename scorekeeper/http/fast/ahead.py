@@ -20,7 +20,11 @@ database error, or rate limits that apply app-wide.
 import re
 import time
 from collections.abc import Callable, Iterable
+from typing import Any
+from wsgiref.types import StartResponse, WSGIEnvironment
 
+from flask import Flask
+from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import BadSignature
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.datastructures import LanguageAccept
@@ -61,15 +65,16 @@ FLASHES = "_flashes"
 """Where Flask keeps the one-time messages waiting in the session."""
 
 
-def init_app(app):
+def init_app(app: Flask) -> None:
     """Put the layer in front of the app (inside ProxyFix, which wraps it later)."""
-    app.wsgi_app = AheadOfFlask(app, app.wsgi_app)
+    # Wrapping the method is how Flask's docs put middleware in front; mypy sees a method replaced.
+    app.wsgi_app = AheadOfFlask(app, app.wsgi_app)  # type: ignore[method-assign]
 
 
 class AheadOfFlask:
     """The WSGI layer answering unchanged polls, kept game pages and documents before Flask."""
 
-    def __init__(self, app, wsgi_app: WsgiApp):
+    def __init__(self, app: Flask, wsgi_app: WsgiApp) -> None:
         self.app = app
         self.wsgi_app = wsgi_app
         with app.app_context():
@@ -78,7 +83,10 @@ class AheadOfFlask:
         # A rate limit on every request must see every request: then everything goes on.
         self.enabled = not ratelimits.limits_every_request(app.config)
         self.kept = app.extensions["cache"][cache]
-        self.sessions = app.session_interface
+        sessions = app.session_interface
+        if not isinstance(sessions, SecureCookieSessionInterface):
+            raise TypeError("The layer ahead of Flask reads Flask's signed cookie sessions only.")
+        self.sessions = sessions
         self.signer = self.sessions.get_signing_serializer(app)
         self.cookie = app.config["SESSION_COOKIE_NAME"]
         self.max_age = int(app.permanent_session_lifetime.total_seconds())
@@ -93,7 +101,7 @@ class AheadOfFlask:
         self._first_visits: tuple[int, dict[str, str]] = (0, {})
         self._verified: dict[str, tuple[dict, int]] = {}
 
-    def __call__(self, environ, start_response):
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         answer = self._answer(environ) if self.enabled else None
         if answer is None:
             return self.wsgi_app(environ, start_response)
@@ -101,7 +109,7 @@ class AheadOfFlask:
         start_response(status, headers)
         return [body] if body else []
 
-    def _answer(self, environ) -> Answer | None:
+    def _answer(self, environ: WSGIEnvironment) -> Answer | None:
         if environ["REQUEST_METHOD"] != "GET":
             return None
         path = environ.get("PATH_INFO", "")
@@ -118,7 +126,7 @@ class AheadOfFlask:
 
     # ------------------------------------------------------------ the unchanged poll
 
-    def _unchanged_poll(self, environ, game_id) -> Answer | None:
+    def _unchanged_poll(self, environ: WSGIEnvironment, game_id: str) -> Answer | None:
         """Answer 304 to a poll whose ETag is still the game's (what `live.poll` does)."""
         if (
             environ.get("HTTP_HX_REQUEST") != "true"
@@ -139,7 +147,7 @@ class AheadOfFlask:
 
     # ------------------------------------------------------------ kept pages and documents
 
-    def _kept_page(self, environ, game_id) -> Answer | None:
+    def _kept_page(self, environ: WSGIEnvironment, game_id: str) -> Answer | None:
         """Answer a viewer's game page kept for this version (what `games.show` does).
 
         The page remembers the game in the browser's session for "Games on this device",
@@ -171,7 +179,7 @@ class AheadOfFlask:
             headers.append(("Set-Cookie", cookie))
         return "200 OK", headers, body
 
-    def _kept_document(self, environ, game_id) -> Answer | None:
+    def _kept_document(self, environ: WSGIEnvironment, game_id: str) -> Answer | None:
         """Answer the API's game document kept for this version (what `api.read_game` does)."""
         if not _plain(environ) or self._host(environ) is None:
             return None
@@ -185,7 +193,9 @@ class AheadOfFlask:
         _vary(headers, "Accept-Encoding")
         return "200 OK", headers, body
 
-    def _kept_answer(self, environ, key) -> tuple[list[tuple[str, str]], bytes] | None:
+    def _kept_answer(
+        self, environ: WSGIEnvironment, key: str
+    ) -> tuple[list[tuple[str, str]], bytes] | None:
         """Return the headers and body kept under the key, compressed as the browser accepts.
 
         None when nothing is kept (or not yet in the encoding asked for: the app compresses
@@ -215,16 +225,18 @@ class AheadOfFlask:
         headers += security.missing((name for name, _ in headers), self.security)
         return headers, body
 
-    def _session_cookie(self, environ, session, game_id) -> str | None:
+    def _session_cookie(
+        self, environ: WSGIEnvironment, session: dict[str, Any], game_id: str
+    ) -> str | None:
         """Return the Set-Cookie header the app sends as its page remembers the game, if any.
 
         A phone without a session (a first visit) gets the same cookie as any other first
         visit of the game within the same second (the cookie's time is in whole seconds):
         it is signed once for them all.
         """
-        session = self.sessions.session_class(session)
-        keyring.remember(keyring.RECENT_GAMES, game_id, session)
-        if not self.sessions.should_set_cookie(self.app, session):
+        changed = self.sessions.session_class(session)
+        keyring.remember(keyring.RECENT_GAMES, game_id, changed)
+        if not self.sessions.should_set_cookie(self.app, changed):
             return None
         first = "HTTP_COOKIE" not in environ
         second = int(time.time())
@@ -233,7 +245,7 @@ class AheadOfFlask:
             if kept_second == second and game_id in signed:
                 return signed[game_id]
         response = self.app.response_class()
-        self.sessions.save_session(self.app, session, response)
+        self.sessions.save_session(self.app, changed, response)
         cookie = response.headers["Set-Cookie"]
         if first:
             kept_second, signed = self._first_visits
@@ -244,7 +256,9 @@ class AheadOfFlask:
 
     # ------------------------------------------------------------ reading the request
 
-    def _read(self, environ, game_id):
+    def _read(
+        self, environ: WSGIEnvironment, game_id: str
+    ) -> tuple[int, bool, dict[str, Any], str] | None:
         """Return the game's version, this browser's rights, its session and its root URL.
 
         None when the app must answer: an untrusted host, an unknown game, or a session
@@ -263,14 +277,14 @@ class AheadOfFlask:
         can_edit = keyring.holds(keyring.GAME_TOKENS, game_id, token_hash, session)
         return version, can_edit, session, pages.root_url(environ["wsgi.url_scheme"], host, environ)
 
-    def _host(self, environ):
+    def _host(self, environ: WSGIEnvironment) -> str | None:
         """Return the host asked for as the app reads it, None if it is not a trusted one."""
         try:
             return get_host(environ, self.trusted_hosts)
         except SecurityError:
             return None
 
-    def _session(self, environ):
+    def _session(self, environ: WSGIEnvironment) -> dict[str, Any] | None:
         """Return what the browser's session holds ({} without one), None if it is not ours.
 
         A phone sends the same cookie with every poll: its signature is checked once, and
@@ -281,6 +295,8 @@ class AheadOfFlask:
             return {}
         verified = self._verified.get(value)
         if verified is None:
+            if self.signer is None:
+                return None  # no secret key: the app answers with its null session
             try:
                 session, signed = self.signer.loads(
                     value, max_age=self.max_age, return_timestamp=True
@@ -298,7 +314,7 @@ class AheadOfFlask:
         return dict(session)
 
 
-def _plain(environ) -> bool:
+def _plain(environ: WSGIEnvironment) -> bool:
     """Return whether a request is the plain read of its address, as a phone sends it."""
     return (
         not any(name in environ for name in PASSED_ON)
@@ -307,7 +323,7 @@ def _plain(environ) -> bool:
     )
 
 
-def _vary(headers, name):
+def _vary(headers: list[tuple[str, str]], name: str) -> None:
     """Add the name to the Vary header in the list (making one if need be), once."""
     for index, (header, value) in enumerate(headers):
         if header == "Vary":

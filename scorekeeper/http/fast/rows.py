@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 from scorekeeper.extensions import row_cache
 from scorekeeper.http.cache import csrf_marker
+from scorekeeper.store.models import Change
 
 
 def init_app(app: Flask) -> None:
@@ -39,7 +40,7 @@ def deal_row(context: Context, d: dict, newest: bool) -> Markup:
 
 
 @pass_context
-def change_row(context: Context, change) -> Markup:
+def change_row(context: Context, change: Change) -> Markup:
     """Return one entry of the change log (games/_change.html)."""
     parts = ("change", context["game"]["id"], change.id)
     return _kept(context, parts, "games/_change.html", {"change": change})
@@ -52,7 +53,7 @@ def made_deal_row(context: Context, d: dict, newest: bool) -> Markup:
 
 
 @pass_context
-def made_change_row(context: Context, change) -> Markup:
+def made_change_row(context: Context, change: Change) -> Markup:
     """Return one entry of the change log, made afresh (the fast path off)."""
     return _made(context, "games/_change.html", {"change": change})
 
