@@ -54,10 +54,6 @@ class Plural:
     other: str
     """The English template for any other count."""
 
-    def count(self, num: int) -> str:
-        """Return the English text for this count."""
-        return (self.one if num == 1 else self.other) % {"num": num}
-
 
 def plural(one: str, other: str, /) -> Plural:
     """Return a counted phrase; babel extracts calls of this function as plural text."""

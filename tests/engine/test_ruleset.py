@@ -57,3 +57,17 @@ def test_five_handed_entry_fields_are_api_md_fields():
         "game",
         "thrown_in",
     }
+
+
+@pytest.mark.parametrize("rules", rulesets(), ids=lambda rules: rules.id)
+def test_player_extras_give_each_player_exactly_the_counts_the_ruleset_declares(rules):
+    config = configure(rules.id, [f"P{n}" for n in range(rules.max_players)], 0)
+    extras = rules.player_extras(config, [])
+    assert len(extras) == config.seats
+    for seat_extras in extras:
+        assert dict(seat_extras) == {extra.key: 0 for extra in rules.extras}
+    # Only the four Shmear games count something beside the score: each player's smucks.
+    shmear = rules.id in {"shmear", "shmear-high-low", "shmear-partners", "shmear-kitty"}
+    assert [extra.key for extra in rules.extras] == (["smucks"] if shmear else [])
+    for extra in rules.extras:
+        assert (extra.words.one, extra.words.other) == ("%(num)s smuck", "%(num)s smucks")
