@@ -32,9 +32,9 @@ from werkzeug.exceptions import SecurityError
 from werkzeug.http import http_date, parse_accept_header, parse_cookie, parse_etags, quote_etag
 from werkzeug.wsgi import get_host
 
-from scorekeeper.extensions import cache, db
-from scorekeeper.http import API_V1, bodies, keyring, languages, ratelimits, security
-from scorekeeper.http import cache as pages
+from scorekeeper import extensions
+from scorekeeper.extensions import db
+from scorekeeper.http import API_V1, bodies, cache, keyring, languages, ratelimits, security
 from scorekeeper.http.fast import compression
 from scorekeeper.store import games
 
@@ -79,10 +79,10 @@ class AheadOfFlask:
         self.wsgi_app = wsgi_app
         with app.app_context():
             self.engine = db.engine
-            self.marker = pages.csrf_marker().encode()
+            self.marker = cache.csrf_marker().encode()
         # A rate limit on every request must see every request: then everything goes on.
         self.enabled = not ratelimits.limits_every_request(app.config)
-        self.kept = app.extensions["cache"][cache]
+        self.kept = app.extensions["cache"][extensions.cache]
         sessions = app.session_interface
         if not isinstance(sessions, SecureCookieSessionInterface):
             raise TypeError("The layer ahead of Flask reads Flask's signed cookie sessions only.")
@@ -95,7 +95,7 @@ class AheadOfFlask:
         self.poll_headers = [
             ("Cache-Control", "no-cache, private"),
             # As the app (and Flask-Compress) says.
-            ("Vary", f"Cookie, HX-Request, {pages.HISTORY_FROM}, Accept-Encoding"),
+            ("Vary", f"Cookie, HX-Request, {cache.HISTORY_FROM}, Accept-Encoding"),
             *self.security,
         ]
         self._first_visits: tuple[int, dict[str, str]] = (0, {})
@@ -140,7 +140,7 @@ class AheadOfFlask:
         if read is None:
             return None
         version, can_edit, _, _ = read
-        etag = pages.live_etag(version, can_edit)
+        etag = cache.live_etag(version, can_edit)
         if not parse_etags(environ["HTTP_IF_NONE_MATCH"]).contains(etag):
             return None
         return "304 NOT MODIFIED", [("ETag", quote_etag(etag)), *self.poll_headers], b""
@@ -164,7 +164,7 @@ class AheadOfFlask:
         accepted = parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept)
         language, negotiated = languages.language_of(session, accepted)
         full_path = f"{environ['PATH_INFO']}?"  # as request.full_path has it, with no query
-        key = pages.page_key("game", game_id, version, False, language, root_url, full_path, False)
+        key = cache.page_key("game", game_id, version, False, language, root_url, full_path, False)
         answer = self._kept_answer(environ, key)
         if answer is None:
             return None
@@ -186,7 +186,7 @@ class AheadOfFlask:
         stamp = games.get_stamp(game_id, self.engine)
         if stamp is None:
             return None
-        answer = self._kept_answer(environ, pages.document_key(game_id, stamp[0]))
+        answer = self._kept_answer(environ, cache.document_key(game_id, stamp[0]))
         if answer is None:
             return None
         headers, body = answer
@@ -275,7 +275,7 @@ class AheadOfFlask:
             return None
         version, token_hash = stamp
         can_edit = keyring.holds(keyring.GAME_TOKENS, game_id, token_hash, session)
-        return version, can_edit, session, pages.root_url(environ["wsgi.url_scheme"], host, environ)
+        return version, can_edit, session, cache.root_url(environ["wsgi.url_scheme"], host, environ)
 
     def _host(self, environ: WSGIEnvironment) -> str | None:
         """Return the host asked for as the app reads it, None if it is not a trusted one."""
