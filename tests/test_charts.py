@@ -135,3 +135,23 @@ def test_chart_draws_negative_scores_below_the_zero_line():
     root = parse(score_chart(PLAYERS, [deal(1, [-4, 0, 6, 0, 2])], 21))
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert "-5" in texts or "-4" in texts  # the axis reaches below 0
+
+
+def test_end_labels_name_every_side_in_full_a_team_a_name_a_line():
+    players = ["Margaretha", "Christophe", "Bernadette", "Maximilian"]
+    deals = [deal(1, [3, 1, 3, 1])]
+    svg = str(score_chart(players, deals, 15, teams=[[0, 2], [1, 3]]))
+    assert "\N{HORIZONTAL ELLIPSIS}" not in svg
+    root = parse(svg)
+    labels = [
+        [text.text, *(span.text for span in text.findall(f"{SVG}tspan"))]
+        for text in root.findall(f".//{SVG}g/{SVG}text")
+    ]
+    assert labels == [["3 Margaretha", "& Bernadette"], ["1 Christophe", "& Maximilian"]]
+    # The plot leaves room for the longest: it ends further left than with short names.
+    short = parse(str(score_chart(PLAYERS[:4], deals, 15, teams=[[0, 2], [1, 3]])))
+    ends = [
+        max(float(x.split(",")[0]) for x in r.find(f".//{SVG}polyline").get("points").split())
+        for r in (root, short)
+    ]
+    assert ends[0] < ends[1]

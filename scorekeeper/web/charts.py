@@ -12,8 +12,12 @@ WIDTH = 380
 HEIGHT = 240
 LEFT = 34
 RIGHT = 80
+"""The least room at the right for each line's end label; more where a name needs it."""
 TOP = 12
 BOTTOM = 30
+CHAR_WIDTH = 8.5
+"""About the widest a character of a label is drawn (13 units, bold sans-serif)."""
+LINE_HEIGHT = 12
 
 # Colours that stay apart for the common colour-vision deficiencies (Okabe-Ito), each
 # paired with its own dash pattern and marker so the lines differ without colour too.
@@ -95,7 +99,15 @@ def score_chart(
     top = max(target, *values) if values else target
     ticks = _ticks(low, top)
     low, top = min(low, ticks[0]), max(top, ticks[-1])
-    plot_w = WIDTH - LEFT - RIGHT
+    # Each end label in full: its final score and first name, a team's other names on a
+    # line each below; the plot leaves the room the longest line needs.
+    labels = [
+        [f"{line[-1]} {players[side[0]]}", *(f"& {players[seat]}" for seat in side[1:])]
+        for side, line in zip(sides, series, strict=True)
+    ]
+    longest = max((len(text) for label in labels for text in label), default=0)
+    right = max(RIGHT, round(longest * CHAR_WIDTH) + 8)
+    plot_w = WIDTH - LEFT - right
     plot_h = HEIGHT - TOP - BOTTOM
     count = len(deals)
 
@@ -162,8 +174,14 @@ def score_chart(
         f'fill="{TARGET_COLOUR}" font-weight="bold">{target_label}</text>'
     )
     # One line per side, then its final value and name at the right edge.
-    label_ys = _spread([y_at(line[-1]) for line in series], gap=12, first=TOP, last=TOP + plot_h)
-    for index, (name, line) in enumerate(zip(names, series, strict=True)):
+    lines_each = max((len(label) for label in labels), default=1)
+    label_ys = _spread(
+        [y_at(line[-1]) for line in series],
+        gap=LINE_HEIGHT * lines_each,
+        first=TOP,
+        last=TOP + plot_h - LINE_HEIGHT * (lines_each - 1),
+    )
+    for index, line in enumerate(series):
         colour = COLOURS[index % len(COLOURS)]
         dash = DASHES[index % len(DASHES)]
         points = " ".join(f"{x_at(i):.1f},{y_at(v):.1f}" for i, v in enumerate(line))
@@ -176,18 +194,17 @@ def score_chart(
         if count <= 40:
             marker = MARKERS[index % len(MARKERS)]
             parts.extend(_marker(marker, x_at(i), y_at(v), colour) for i, v in enumerate(line))
+        x = LEFT + plot_w + 6
+        first, *more = labels[index]
         parts.append(
-            f'<text x="{LEFT + plot_w + 6}" y="{label_ys[index] + 4:.1f}" fill="{colour}" '
-            f'font-weight="bold">{line[-1]} {escape(_short(name))}</text>'
+            f'<text x="{x}" y="{label_ys[index] + 4:.1f}" fill="{colour}" font-weight="bold">'
+            f"{escape(first)}"
+            + "".join(f'<tspan x="{x}" dy="{LINE_HEIGHT}">{escape(t)}</tspan>' for t in more)
+            + "</text>"
         )
         parts.append("</g>")
     parts.append("</svg>")
     return Markup("".join(parts))
-
-
-def _short(name: str, most: int = 7) -> str:
-    """Return the name cut to fit beside the chart (the full names are in the legend)."""
-    return name if len(name) <= most else name[: most - 1] + "\N{HORIZONTAL ELLIPSIS}"
 
 
 def _spread(ys: Sequence[float], gap: float, first: float, last: float) -> list[float]:

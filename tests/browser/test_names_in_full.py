@@ -126,3 +126,28 @@ def test_team_names_show_in_full_on_the_scoreboard(page, live_server):
     teams = [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
     assert shown == [{"text": team, "cut": False} for team in teams]
     check_axe(page)
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [("shmear-partners", 4), ("shmear", 6)])
+def test_the_chart_names_every_line_in_full(page, live_server, ruleset, players):
+    names = NAMES[:players]
+    game = api(
+        live_server,
+        "/api/v1/games",
+        {"ruleset": ruleset, "players": names, "first_dealer": 0},
+    )
+    deal = {"bidder": 1, "bid": 2, "trump": "H", "high": 1, "low": 1, "jack": 1, "game": 1}
+    api(live_server, f"/api/v1/games/{game['id']}/deals", deal, game["edit_token"])
+    page.goto(f"{live_server}/games/{game['id']}/sheet")
+    labels = page.locator("svg.score-chart g > text").evaluate_all(
+        """(texts) => texts.map((t) => {
+          const svg = t.ownerSVGElement.getBoundingClientRect();
+          const box = t.getBoundingClientRect();
+          const inside = box.left >= svg.left && box.right <= svg.right + 0.5;
+          return {text: t.textContent, inside: inside};
+        })"""
+    )
+    assert all(label["inside"] for label in labels), labels
+    shown = " ".join(label["text"] for label in labels)
+    assert all(name in shown for name in names), shown
+    check_axe(page)
