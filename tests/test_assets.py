@@ -75,6 +75,7 @@ def test_a_hashed_name_is_kept_a_year_and_its_compressed_bodies_are_the_file(app
             assert response.headers.get("Content-Encoding") == encoding, (url, accepted)
             assert response.headers["Vary"] == "Accept-Encoding"
             assert response.headers["X-Content-Type-Options"] == "nosniff"
+            assert "Content-Security-Policy" not in response.headers  # a document's, not a file's
             size = int(response.headers["Content-Length"])
             if encoding:
                 assert size < len(original) / 2, (url, encoding, size)
@@ -115,6 +116,22 @@ def test_a_plain_name_is_asked_again_and_answered_304_while_unchanged(client):
     modified = first.headers["Last-Modified"]
     since = client.get("/static/app.js", headers={"If-Modified-Since": modified})
     assert since.status_code == 304
+
+
+def test_over_https_a_static_file_says_so_too(app, client):
+    app_https = create_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+            "PREFERRED_URL_SCHEME": "https",
+        }
+    )
+    response = app_https.test_client().get(static_url(app_https, "app.js"))
+    response.close()
+    assert response.headers["Strict-Transport-Security"].startswith("max-age=")
+    plain = client.get(static_url(app, "app.js"))
+    plain.close()
+    assert "Strict-Transport-Security" not in plain.headers
 
 
 def test_the_etag_is_the_contents_so_every_server_gives_the_same(app, client):
