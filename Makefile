@@ -130,15 +130,18 @@ test: install-test browser
 # Speed and query-count targets: a late deal costs what an early one costs, the busiest
 # addresses as ratios to a bare Flask page under the same gunicorn (wrk), a season of
 # 10,000 games keeps every page's statements fixed, and TABLES tables (1,000 by default)
-# followed live by 5 phones each on PostgreSQL (Locust). BENCH_DATABASE=postgresql+psycopg://…
+# followed live by 5 phones each on PostgreSQL (Locust); the deal form on a throttled phone
+# (Playwright: bytes on the wire, time to usable) and Lighthouse's scores (through npx).
+# BENCH_DATABASE=postgresql+psycopg://…
 # runs the first three on PostgreSQL instead of a temporary SQLite file. docs/performance.md
 # has the figures.
 TABLES ?= 1000
 MINUTES ?= 2
-bench: install-test /usr/bin/wrk
+bench: install-test browser /usr/bin/wrk
 	$(BIN)/python -m bench.deals $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
 	$(BIN)/python -m bench.throughput $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
 	$(BIN)/python -m bench $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
+	$(BIN)/python -m bench.phone
 	$(MAKE) --no-print-directory bench-load
 
 # The load test alone: TABLES tables on PostgreSQL with Locust, 5 phones following each game
