@@ -64,6 +64,8 @@
       kept = all || [];
       render();
       fitForm();
+      /* The phone's engine (static/phone.js) scores the deals kept. */
+      document.dispatchEvent(new CustomEvent("outbox:kept"));
       return kept;
     });
   }
@@ -86,6 +88,9 @@
   }
 
   if (channel) { channel.onmessage = function () { readAll(); }; }
+
+  /* What the phone's engine reads: the deals kept, oldest first, as last read. */
+  window.scorekeeperOutbox = { kept: function () { return kept.slice(); } };
 
   /* --- which deals, which game ----------------------------------------------------- */
 

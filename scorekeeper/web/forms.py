@@ -33,6 +33,7 @@ from wtforms.validators import InputRequired, Length, Optional
 
 from scorekeeper import engine
 from scorekeeper.engine import FieldKind, Suit
+from scorekeeper.phone import full_ranks, scoring_sides
 from scorekeeper.web.i18n import translate
 
 SUITS = tuple(str(suit) for suit in Suit)
@@ -87,22 +88,6 @@ SUIT_NAMES = {str(suit): Words(suit.words) for suit in Suit}
 def words(message: engine.Message | None) -> Words | None:
     """Return the message as page text (None stays None)."""
     return None if message is None else Words(message)
-
-
-def team_label(players: Iterable[str]) -> str:
-    """Return a team for people by its players: "Ann & Di", "Ann, Cy & Ed"."""
-    names = list(players)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " & " + names[-1]
-
-
-def scoring_sides(config: engine.GameConfig) -> list[Side]:
-    """Return the sides that keep a score as (label, seats): teams, else each player."""
-    teams = config.ruleset.teams(config)
-    if teams is None:
-        return [(name, (seat,)) for seat, name in enumerate(config.players)]
-    return [(team_label(config.players[s] for s in team), tuple(team)) for team in teams]
 
 
 class _Rows(FieldList):
@@ -617,7 +602,7 @@ def _deal_form_class(
         elif kind == FieldKind.SUIT:
             attrs[name] = radio(field, [(s, SUIT_NAMES[s]) for s in SUITS])
         elif kind == FieldKind.CARD:
-            ranks = _full_ranks(rules.deck)
+            ranks = full_ranks(rules.deck)
             specials = [(c.value, Words(c.label)) for c in field.choices]
             special_cards[name] = {str(value) for value, _label in specials}
             cards: list[tuple[Any, Label]] = [*((r, r) for r in ranks), *specials]
@@ -667,16 +652,6 @@ def _deal_form_class(
         },
     }
     return form_class, setup
-
-
-def _full_ranks(deck: Iterable[engine.Card]) -> list[str]:
-    """Return the ranks of the deck found in every suit, in the deck's order (A K Q …)."""
-    suits_of: dict[str, set[Suit | None]] = {}
-    for card in deck:
-        if card.rank is not None:
-            suits_of.setdefault(str(card.rank), set()).add(card.suit)
-    order = [str(rank) for rank in engine.Rank]
-    return [rank for rank in order if len(suits_of.get(rank, ())) == len(SUITS)]
 
 
 class ConfirmForm(_RuleErrors, FlaskForm):

@@ -9,9 +9,11 @@ deals kept on it (static/outbox.js, in IndexedDB), stay.
 
 import functools
 import hashlib
+import io
+import zipfile
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, render_template, url_for
+from flask import Blueprint, Response, abort, current_app, render_template, url_for
 
 from scorekeeper import engine
 from scorekeeper.http.security import HTMX_CDN_URL
@@ -57,6 +59,114 @@ def _shell_files(folder: Path) -> tuple[str, ...]:
     )
 
 
+# --- the engine on the phone: its runtime, its bundle, its worker --------------------------
+
+PACKAGE = ROOT / "scorekeeper"
+BUNDLED = ("engine/**/*.py", "phone.py", "translations/*/LC_MESSAGES/messages.mo")
+"""What the phone's worker runs, from the very files the server runs: the engine package,
+its bridge (scorekeeper/phone.py) and the compiled catalogs (`make install` builds them)."""
+STAMP = ".vendored"
+
+
+def runtime_folder() -> Path | None:
+    """Return the vendored runtime's folder, static/pyodide/<version>/, if it was made."""
+    return _runtime_in(Path(current_app.static_folder or ROOT / "static"))
+
+
+@functools.cache
+def _runtime_in(static: Path) -> Path | None:
+    found = sorted((static / RUNTIME).glob(f"*/{STAMP}"))
+    return found[-1].parent if found else None
+
+
+@bp.app_template_global()
+def phone_engine() -> str | None:
+    """Return the address of the phone's engine worker, or None where it is not installed."""
+    return url_for("offline.phone_worker") if runtime_folder() is not None else None
+
+
+@functools.cache
+def _bundle(digest: str) -> bytes:
+    """Return the engine's bundle, a zip of `BUNDLED` under scorekeeper/ (one per digest)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in _bundled():
+            info = zipfile.ZipInfo(str(Path("scorekeeper") / path.relative_to(PACKAGE)))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
+    return out.getvalue()
+
+
+def _bundled() -> list[Path]:
+    return sorted({p for pattern in BUNDLED for p in PACKAGE.glob(pattern) if p.is_file()})
+
+
+@functools.cache
+def _bundle_digest() -> str:
+    digest = hashlib.sha256()
+    for path in _bundled():
+        digest.update(str(path.relative_to(PACKAGE)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def bundle_digest() -> str:
+    """Return the hash naming the engine's bundle (worked out again when debugging)."""
+    if current_app.debug:
+        _bundle_digest.cache_clear()
+    return _bundle_digest()
+
+
+def phone_files() -> list[str] | None:
+    """Return the addresses the phone's worker fetches, the worker first; None without runtime."""
+    folder = runtime_folder()
+    if folder is None:
+        return None
+    runtime = [
+        url_for("static", filename=f"{RUNTIME}/{folder.name}/{name}")
+        for name in (
+            "pyodide.mjs",
+            "pyodide.asm.mjs",
+            "pyodide.asm.wasm",
+            "pyodide-lock.json",
+            "stdlib.zip",
+        )
+    ]
+    bundle = url_for("offline.bundle", digest=bundle_digest())
+    return [url_for("offline.phone_worker"), bundle, *runtime]
+
+
+@bp.get("/phone/worker.js")
+def phone_worker() -> Response:
+    """Serve the module worker that runs the engine on the phone (static/phone.js starts it)."""
+    files = phone_files()
+    if files is None:
+        abort(404)
+    _worker, bundle, *runtime = files
+    source = render_template(
+        "offline/phone-worker.js",
+        runtime=runtime[0].rsplit("/", 1)[0] + "/",
+        bundle=bundle,
+    )
+    response = current_app.response_class(source, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    # Pyodide compiles its WebAssembly: allowed here, in the worker, and nowhere else.
+    response.headers["Content-Security-Policy"] = (
+        "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'"
+    )
+    return response
+
+
+@bp.get("/phone/engine-<digest>.zip")
+def bundle(digest: str) -> Response:
+    """Serve the engine's bundle under its hash: it never changes, so it is kept for a year."""
+    if digest != bundle_digest():
+        abort(404)
+    response = current_app.response_class(_bundle(digest), mimetype="application/zip")
+    response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
+
+
 def shell() -> list[str]:
     """Return the addresses every page needs, kept by the worker before it takes over."""
     files = _shell_files(Path(current_app.static_folder or ROOT / "static"))
@@ -90,6 +200,8 @@ def worker() -> Response:
         pages=pages(),
         fallback=url_for("offline.page"),
         cdn=None if local_only else HTMX_CDN_URL,
+        phone=phone_files() or [],
+        runtime=(runtime_folder() or Path("none")).name,
     )
     response = current_app.response_class(source, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"

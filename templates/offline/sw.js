@@ -9,6 +9,10 @@
    - Home and the rules are kept from the start; a page never opened says it has no copy.
    - Everything else (saves, previews, live polls and streams, the API) goes to the network
      as before: a save that cannot go is kept by the page (static/outbox.js).
+   - The engine's runtime and bundle (the phone's worker, static/phone.js) are kept the
+     first time a scorekeeper's phone fetches them, in a cache of the runtime's release,
+     and served from the phone; so is the last copy of each game's export, which the
+     worker scores from (fetched from the network first).
    A new release is a new worker: it takes over at once (skipWaiting, clients.claim) and
    drops the old shell. The pages kept and the deals kept on the phone are not touched.
    The static files have content-hashed names (scorekeeper/http/assets.py): a new release's
@@ -20,6 +24,9 @@ var SHELL = {{ shell|tojson }};
 var PAGES = {{ pages|tojson }};
 var FALLBACK = {{ fallback|tojson }};
 var CDN = {{ cdn|tojson }};
+var PHONE = {{ phone|tojson }}; /* the phone's worker, the engine's bundle, the runtime */
+var RUNTIME_CACHE = "runtime-" + {{ runtime|tojson }}; /* kept across releases of the app */
+var EXPORT = /^\/games\/[^/]+\/export\.json$/;
 var SHELL_CACHE = "shell-" + RELEASE;
 var PAGE_CACHE = "pages";
 var STATIC = new URL(SHELL[0], self.location.href).pathname.replace(/[^/]*$/, "");
@@ -59,7 +66,8 @@ self.addEventListener("install", function (event) {
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
     return Promise.all(names.filter(function (name) {
-      return name.indexOf("shell-") === 0 && name !== SHELL_CACHE;
+      return (name.indexOf("shell-") === 0 && name !== SHELL_CACHE) ||
+        (name.indexOf("runtime-") === 0 && name !== RUNTIME_CACHE);
     }).map(function (name) { return caches.delete(name); }));
   }).then(function () { return self.clients.claim(); }));
 });
@@ -150,6 +158,50 @@ function sameFile(cache, request) {
   return cache.match(now, { ignoreVary: true }).then(function (kept) { return kept || null; });
 }
 
+/* The phone's engine: from its cache, else fetched and kept there. The runtime (named by
+   its version) is kept across releases of the app; the worker and the engine's bundle
+   belong to this release, with the shell. */
+function phoneCache(url) {
+  return caches.open(url.indexOf(STATIC) === 0 ? RUNTIME_CACHE : SHELL_CACHE);
+}
+
+function phoneFile(request) {
+  return phoneCache(new URL(request.url).pathname).then(function (cache) {
+    return cache.match(request.url).then(function (found) {
+      if (found) { return found; }
+      return fetch(request).then(function (response) {
+        if (response.ok) { cache.put(request.url, response.clone()); }
+        return response;
+      });
+    });
+  });
+}
+
+/* A game's export, for the phone's engine: the network first, else the last copy. */
+function exported(request) {
+  return caches.open(PAGE_CACHE).then(function (cache) {
+    return fetch(request).then(function (response) {
+      if (response.ok) { cache.put(request.url, response.clone()); }
+      return response;
+    }, function () {
+      return cache.match(request.url).then(function (kept) { return kept || Response.error(); });
+    });
+  });
+}
+
+function keepPhone() {
+  return Promise.all(PHONE.map(function (url) {
+    return phoneCache(url).then(function (cache) {
+      return cache.match(new URL(url, self.location.href).href).then(function (found) {
+        if (found) { return null; }
+        return fetch(new Request(url, { credentials: "same-origin" })).then(function (response) {
+          return response.ok ? cache.put(new URL(url, self.location.href).href, response) : null;
+        });
+      });
+    });
+  }));
+}
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   if (request.method !== "GET") { return; }
@@ -157,6 +209,8 @@ self.addEventListener("fetch", function (event) {
   if (CDN && url.href === CDN) { event.respondWith(shellFile(request)); return; }
   if (url.origin !== self.location.origin) { return; }
   if (request.mode === "navigate") { event.respondWith(page(event)); return; }
+  if (PHONE.indexOf(url.pathname) >= 0) { event.respondWith(phoneFile(request)); return; }
+  if (EXPORT.test(url.pathname)) { event.respondWith(exported(request)); return; }
   if (url.pathname.indexOf(STATIC) === 0 || SHELL.indexOf(url.pathname) >= 0) {
     event.respondWith(shellFile(request));
   }
@@ -165,6 +219,13 @@ self.addEventListener("fetch", function (event) {
 self.addEventListener("message", function (event) {
   var data = event.data || {};
   if (data === "release" && event.source) { event.source.postMessage({ release: RELEASE }); }
+  /* A scorekeeper's phone whose engine ran: keep every file it needs (those it fetched
+     before this worker controlled the page were not seen here). */
+  if (data === "keepPhone") {
+    event.waitUntil(keepPhone().then(function () {
+      if (event.source) { event.source.postMessage({ phoneKept: true }); }
+    }, function () { return null; }));
+  }
   /* A page opened before this worker ran: keep its copy as this browser gets it. */
   if (data.keep && new URL(data.keep).origin === self.location.origin) {
     event.waitUntil(caches.open(PAGE_CACHE).then(function (cache) {

@@ -1,0 +1,469 @@
+"""The engine on the scorekeeper's phone: what the page's Pyodide worker calls.
+
+Standard library and `scorekeeper.engine` only: static/phone-worker.js loads this module,
+with the engine package and the compiled catalogs, into Pyodide (the bundle is made from
+these very files by scorekeeper/web/offline.py), so the phone scores a deal with the
+server's own rules. It takes a game as its JSON export holds it (ruleset, players, first
+dealer, target, house rules, each deal's entry) and the deal form's fields as the page
+would post them, and answers what the server's preview and game page would say: the
+preview line and its "why this score", or the refusals, and the scores, dealer and outcome
+after the deals kept on the phone.
+
+The form's fields are read as scorekeeper/web/forms.py's deal form reads them (one control
+per entry field the ruleset describes, named like it); the sides and their labels come from
+here for both (`scoring_sides`).
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorekeeper import engine
+from scorekeeper.engine import FieldKind, Message, Suit
+
+NONE = "none"
+"""The form value of a blank choice (no partner, not in play, a pass, a tie)."""
+SUITS = tuple(str(suit) for suit in Suit)
+Taps = Mapping[str, Sequence[str]]
+"""A form's fields as posted: each name with its values, in order."""
+
+
+def team_label(names: Iterable[str]) -> str:
+    """Return a team for people by its players: "Ann & Di", "Ann, Cy & Ed"."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " & " + names[-1]
+
+
+def scoring_sides(config: engine.GameConfig) -> list[tuple[str, tuple[int, ...]]]:
+    """Return the sides that keep a score as (label, seats): teams, else each player."""
+    teams = config.ruleset.teams(config)
+    if teams is None:
+        return [(name, (seat,)) for seat, name in enumerate(config.players)]
+    return [(team_label(config.players[s] for s in team), tuple(team)) for team in teams]
+
+
+def full_ranks(deck: Iterable[engine.Card]) -> list[str]:
+    """Return the ranks of the deck found in every suit, in the deck's order (A K Q …)."""
+    suits_of: dict[str, set[Any]] = {}
+    for card in deck:
+        if card.rank is not None:
+            suits_of.setdefault(str(card.rank), set()).add(card.suit)
+    order = [str(rank) for rank in engine.Rank]
+    return [rank for rank in order if len(suits_of.get(rank, ())) == len(SUITS)]
+
+
+# --- the page's language -------------------------------------------------------------------
+
+
+class Words:
+    """The page's language: a compiled catalog (or none, for English) and engine messages."""
+
+    def __init__(self, catalog: bytes | None = None) -> None:
+        self.catalog: gettext.NullTranslations = (
+            gettext.GNUTranslations(io.BytesIO(catalog)) if catalog else gettext.NullTranslations()
+        )
+
+    def __call__(self, template: str, **values: Any) -> str:
+        """Return a page text in this language, filled in as the templates fill it."""
+        text = self.catalog.gettext(template)
+        return text % values if values else text
+
+    def plural(self, singular: str, plural: str, num: int) -> str:
+        """Return the singular or plural text for `num`, with `num` filled in."""
+        return self.catalog.ngettext(singular, plural, num) % {"num": num}
+
+    def message(self, value: Message | str | None) -> str:
+        """Return an engine message in this language (scorekeeper/web/i18n.py's `translate`)."""
+        if isinstance(value, Message):
+            return engine.render(value, self._lookup, self.join)
+        return "" if value is None else str(value)
+
+    def _lookup(self, template: str) -> str:
+        return self.catalog.gettext(template) if template else template
+
+    def join(self, words: Sequence[str]) -> str:
+        """Join words for a sentence in this language: "Ann, Bob and Cy"."""
+        words = list(words)
+        if len(words) <= 1:
+            return "".join(words)
+        return self("%(list)s and %(last)s", list=", ".join(words[:-1]), last=words[-1])
+
+
+# --- the deal form's fields, read as the server reads them ---------------------------------
+
+
+class Unreadable(ValueError):
+    """A field the form sent in a shape the engine cannot be asked about (its message)."""
+
+
+@dataclass
+class DealForm:
+    """How a game's deal form names its controls: built from the ruleset's entry fields."""
+
+    config: engine.GameConfig
+    described: tuple[engine.EntryField, ...]
+    values: dict[str, dict[str, Any]] = field(default_factory=dict)
+    special_cards: dict[str, set[str]] = field(default_factory=dict)
+    count_keys: dict[str, list[Any] | None] = field(default_factory=dict)
+    rows: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, config: engine.GameConfig) -> DealForm:
+        """Return the form of this game (scorekeeper/web/forms.py `_deal_form_class`)."""
+        rules = config.ruleset
+        form = cls(config, tuple(rules.entry_fields(config)))
+        sides = scoring_sides(config)
+        for described in form.described:
+            kind, name = described.kind, described.name
+            choices = [c.value for c in described.choices]
+            if kind == FieldKind.SEAT:
+                form.values[name] = {str(seat): seat for seat in range(len(config.players))}
+            elif kind in (FieldKind.BID, FieldKind.NUMBER, FieldKind.AUCTION):
+                form.values[name] = {str(value): value for value in choices}
+            elif kind == FieldKind.SIDE:
+                if len(choices) < 2 and not any(isinstance(v, int) for v in choices):
+                    choices = list(range(len(sides))) + choices  # the sides, then a tie
+                form.values[name] = {str(value): value for value in choices}
+            elif kind == FieldKind.SUIT:
+                form.values[name] = {suit: suit for suit in SUITS}
+            elif kind == FieldKind.CARD:
+                form.special_cards[name] = {str(value) for value in choices}
+            elif kind == FieldKind.COUNTS:
+                named = bool(choices) and all(isinstance(v, str) for v in choices)
+                form.count_keys[name] = choices if named else None
+                form.rows[name] = len(choices) if choices else len(sides)
+            if kind == FieldKind.AUCTION:
+                form.rows[name] = config.seats
+        return form
+
+    def flag_posted(self, taps: Taps) -> str | None:
+        """Return the flag whose button was pressed (thrown in, forfeit), if any."""
+        flags = [f.name for f in self.described if f.kind == FieldKind.FLAG]
+        return next((name for name in flags if _first(taps, name)), None)
+
+    def read(
+        self, taps: Taps, flag: str | None = None
+    ) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]]:
+        """Return the entry the fields make (unchosen ones left out) and the shape problems.
+
+        The problems are message templates with their values, in the form's order: the
+        deal number first, then each field's.
+        """
+        entry: dict[str, Any] = {}
+        problems: list[tuple[str, dict[str, Any]]] = []
+        number = _first(taps, "number") or ""
+        if number.isascii() and number.isdigit():
+            entry["number"] = int(number)
+        elif number:
+            problems.append(
+                ("The page sent a deal number that is not a number: reload the page.", {})
+            )
+        if flag is not None:
+            entry[flag] = True
+            return entry, problems
+        for described in self.described:
+            try:
+                value = self._value_of(described, taps)
+            except Unreadable as problem:
+                problems.append((problem.args[0], problem.args[1]))
+                continue
+            if value is not None:
+                entry[described.name] = value
+        return entry, problems
+
+    def _value_of(self, described: engine.EntryField, taps: Taps) -> Any:
+        kind, name = described.kind, described.name
+        if kind == FieldKind.FLAG:
+            return None
+        if kind == FieldKind.CARD:
+            rank = _first(taps, f"{name}_rank")
+            if rank in (None, "", NONE):
+                return None
+            if rank in self.special_cards[name]:
+                return rank
+            return rank + (_first(taps, f"{name}_suit") or "")
+        if kind == FieldKind.COUNTS:
+            counts = [_integer(_first(taps, f"{name}-{i}")) for i in range(self.rows[name])]
+            if all(c is None for c in counts):
+                return None
+            if any(c is None for c in counts):
+                raise Unreadable("Enter every count, or leave them all empty.", {})
+            keys = self.count_keys[name]
+            return dict(zip(keys, counts, strict=True)) if keys else counts
+        if kind == FieldKind.AUCTION:
+            return self._auction(described, taps)
+        data = _first(taps, name)
+        return None if data in (None, "") else self.values[name].get(data)
+
+    def _auction(self, described: engine.EntryField, taps: Taps) -> list[Any] | None:
+        name = described.name
+        values = self.values[name]
+        posted = [_first(taps, f"{name}-{i}") for i in range(self.rows[name])]
+        posted = [None if data == "" else data for data in posted]
+        calls = [None if data in (None, NONE) else values.get(data) for data in posted]
+        entered = [i for i, data in enumerate(posted) if data is not None]
+        if described.blank is not None and _checked(_first(taps, f"{name}_passed")):
+            if any(call is not None for call in calls):
+                raise Unreadable(
+                    "You marked that everyone passed, but the auction has a bid: clear one.", {}
+                )
+            return [None] * len(posted)
+        if not entered:
+            return None
+        result = calls[: entered[-1] + 1]
+        top = described.choices[-1].value if described.choices else None
+        if result[-1] != top:
+            result += [None] * (len(posted) - len(result))
+        return result
+
+
+def _first(taps: Taps, name: str) -> str | None:
+    values = taps.get(name)
+    return values[0] if values else None
+
+
+def _integer(text: str | None) -> int | None:
+    """Return a count box's number, None when empty (WTForms' IntegerField, Optional)."""
+    if text is None or not text.strip():
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise Unreadable("Not a valid integer value.", {}) from None
+
+
+def _checked(text: str | None) -> bool:
+    """Return whether a check box was sent ticked (WTForms' BooleanField)."""
+    return text not in (None, "", "false")
+
+
+# --- a game on the phone ------------------------------------------------------------------
+
+
+class Game:
+    """A game as the server stored it, and the deals kept on this phone after it."""
+
+    def __init__(self, document: Mapping[str, Any], words: Words) -> None:
+        self.words = words
+        self.config = engine.configure(
+            ruleset=document["ruleset"],
+            players=list(document["players"]),
+            first_dealer=document["first_dealer"],
+            target=document.get("target"),
+            house_rules=dict(document.get("house_rules") or {}),
+        )
+        self.form = DealForm.of(self.config)
+        self.sides = scoring_sides(self.config)
+        self.stored = engine.new_game(self.config)
+        for deal in document.get("deals", ()):
+            self.stored = engine.apply_deal(
+                self.stored, engine.parse_entry(self.config, deal["entry"])
+            )
+
+    def entry(self, taps: Taps, *, flags: bool) -> tuple[engine.Entry | None, list[str]]:
+        """Return the entry a save of these fields sends, or (None and) the problems."""
+        flag = self.form.flag_posted(taps) if flags else None
+        raw, problems = self.form.read(taps, flag)
+        if problems:
+            return None, [self.words(template, **values) for template, values in problems]
+        raw.pop("number", None)
+        try:
+            return engine.parse_entry(self.config, raw), []
+        except engine.RuleViolation as exc:
+            return None, self._messages(exc)
+
+    def _messages(self, exc: engine.RuleViolation) -> list[str]:
+        return [self.words.message(m) for ms in exc.problems.values() for m in ms]
+
+    def fields_at_fault(self, exc: engine.RuleViolation) -> dict[str, list[str]]:
+        """Return the refusals by the form field they belong beside ("" for the top)."""
+        names = {f.name for f in self.form.described}
+        found: dict[str, list[str]] = {}
+        for name, messages in exc.problems.items():
+            key = name if name in names else ""
+            found.setdefault(key, []).extend(self.words.message(m) for m in messages)
+        return found
+
+    def preview(self, state: engine.GameState, taps: Taps) -> dict[str, Any]:
+        """Return what the server's preview says for these fields after `state`."""
+        raw, problems = self.form.read(taps)
+        if problems:
+            shown = [self.words(template, **values) for template, values in problems]
+            return self._problems(shown)
+        raw.pop("number", None)
+        if not raw:
+            return {"kind": "none"}
+        try:
+            after = engine.apply_deal(state, engine.parse_entry(self.config, raw))
+        except engine.RuleViolation as exc:
+            return self._problems(self._messages(exc))
+        assert after.last is not None
+        return self.result(after.last)
+
+    def _problems(self, problems: list[str]) -> dict[str, Any]:
+        more = None
+        if len(problems) > 2:
+            more = self.words.plural(
+                "and %(num)s more thing to enter",
+                "and %(num)s more things to enter",
+                len(problems) - 2,
+            )
+        return {"kind": "problems", "problems": problems[:2], "more": more}
+
+    def result(self, result: engine.DealResult) -> dict[str, Any]:
+        """Return the preview of a deal scored (the template games/_preview.html's words)."""
+        words = self.words
+        thrown_in = str(result.kind) == "thrown_in"
+        bidders = set(result.bidders or ())
+        return {
+            "kind": "result",
+            "if_saved": words("If saved:"),
+            "thrown_in": words("Everyone passed: thrown in.") if thrown_in else None,
+            "made": bool(result.made),
+            "said": words.message(self.config.ruleset.contract_words.said(result.made)),
+            "sides": [
+                {
+                    "label": label,
+                    "delta": f"{result.deltas[seats[0]]:+d}",
+                    "to": words("to %(n)s", n=result.scores[seats[0]]),
+                    "on_bid": bool(set(seats) & bidders),
+                }
+                for label, seats in self.sides
+            ],
+            "why_title": words("Why this score"),
+            "why": [words.message(m) for m in engine.explain_deal(self.config, result)],
+        }
+
+    def play(self, kept: Sequence[Taps]) -> dict[str, Any]:
+        """Return the game after the deals kept on the phone, as far as the rules take them.
+
+        Each kept deal's score, or the refusals of the first one the rules refuse (the
+        deals after it are not scored: the server would hold them back too).
+        """
+        state = self.stored
+        deals: list[dict[str, Any]] = []
+        for taps in kept:
+            entry, problems = self.entry(taps, flags=True)
+            number = state.deal_count + 1
+            if entry is None:
+                deals.append({"number": number, "refused": problems})
+                break
+            try:
+                state = engine.apply_deal(state, entry)
+            except engine.RuleViolation as exc:
+                deals.append({"number": number, "refused": self._messages(exc)})
+                break
+            assert state.last is not None
+            deals.append({"number": number, "result": self.result(state.last)})
+        return {"deals": deals, **self.board(state)}
+
+    def board(self, state: engine.GameState) -> dict[str, Any]:
+        """Return the scores, the next dealer and the outcome after `state`."""
+        words = self.words
+        last = state.last
+        outcome = state.outcome
+        dealer = state.next_dealer
+        return {
+            "number": state.deal_count + 1,
+            "dealer": self.config.players[dealer],
+            "dealer_line": words("%(name)s deals next", name=self.config.players[dealer]),
+            "sides": [
+                {
+                    "label": label,
+                    "score": state.scores[seats[0]],
+                    "delta": None if last is None else f"{last.deltas[seats[0]]:+d}",
+                    "dealer": dealer in seats,
+                    "winner": bool(set(seats) & set(outcome.winners)),
+                }
+                for label, seats in self.sides
+            ],
+            "finished": outcome.finished,
+            "outcome": words.message(outcome.explanation),
+        }
+
+
+# --- what the worker calls (JSON in, JSON out) ---------------------------------------------
+
+
+class Phone:
+    """The games this worker holds, by id, in the page's language."""
+
+    def __init__(self, catalog: bytes | None = None) -> None:
+        self.words = Words(catalog)
+        self.games: dict[str, Game] = {}
+
+    def load(self, document: str) -> str:
+        """Take a game's JSON export (`/games/<id>/export.json`); answer its state as stored."""
+        data = json.loads(document)
+        if "games" in data:  # the export file: one game in it
+            data = data["games"][0]
+        game = Game(data, self.words)
+        self.games[str(data["id"])] = game
+        return json.dumps(game.board(game.stored))
+
+    def preview(self, game_id: str, kept: str, taps: str) -> str:
+        """Answer the preview of the form's fields, after the deals kept on the phone."""
+        game = self.games[game_id]
+        state = _after(game, _taps_list(kept))
+        if state is None:
+            return json.dumps({"kind": "none"})
+        return json.dumps(game.preview(state, _taps(json.loads(taps))))
+
+    def play(self, game_id: str, kept: str) -> str:
+        """Answer the game after the deals kept on the phone (scores, dealer, outcome)."""
+        return json.dumps(self.games[game_id].play(_taps_list(kept)))
+
+    def check(self, game_id: str, kept: str, taps: str) -> str:
+        """Answer whether the form's deal may be kept after the deals kept, else why not.
+
+        The refusals are given by the form field they belong beside, as the server's
+        form shows them after a refused save.
+        """
+        game = self.games[game_id]
+        state = _after(game, _taps_list(kept))
+        if state is None:
+            return json.dumps({"ok": True, "fields": {}})
+        posted = _taps(json.loads(taps))
+        entry, problems = game.entry(posted, flags=True)
+        if entry is None:
+            return json.dumps({"ok": False, "fields": {"": problems}})
+        try:
+            engine.check_deal(state, entry)
+        except engine.RuleViolation as exc:
+            return json.dumps({"ok": False, "fields": game.fields_at_fault(exc)})
+        return json.dumps({"ok": True, "fields": {}})
+
+
+def _after(game: Game, kept: Sequence[Taps]) -> engine.GameState | None:
+    """Return the state after every kept deal, or None if the rules refuse one of them."""
+    state = game.stored
+    for taps in kept:
+        entry, _problems = game.entry(taps, flags=True)
+        if entry is None or not engine.can_deal(state, entry):
+            return None
+        state = engine.apply_deal(state, entry)
+    return state
+
+
+def _taps(pairs: Iterable[Sequence[str]]) -> dict[str, list[str]]:
+    """Return a form's fields from its [name, value] pairs, as the page's FormData gives."""
+    taps: dict[str, list[str]] = {}
+    for name, value in pairs:
+        taps.setdefault(name, []).append(value)
+    return taps
+
+
+def _taps_list(kept: str) -> list[dict[str, list[str]]]:
+    return [_taps(pairs) for pairs in json.loads(kept)]
+
+
+def start(catalog: bytes | None = None) -> Phone:
+    """Return the worker's phone, in the language of this compiled catalog."""
+    return Phone(catalog)

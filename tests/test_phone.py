@@ -1,0 +1,108 @@
+"""scorekeeper/phone.py, the engine's bridge on the phone, run here on CPython.
+
+Every worked game of tests/data/ through the deal form: for each deal, the bridge's
+preview of the form's fields equals the server's preview, word for word, and the bridge's
+game after the deals kept equals the game the server stores once they are saved. The same
+module runs in Pyodide in tests/browser/test_phone_engine.py.
+"""
+
+import html
+import json
+import re
+
+import pytest
+from werkzeug.datastructures import MultiDict
+
+from scorekeeper import phone
+from tests.test_pages import csrf
+from tests.test_pages_rulesets import GAMES, api_game, form_fields, post_deal, start
+
+
+def taps_of(example, entry, number):
+    """Return the form's fields as the page posts them: a flag's button, else the deal form."""
+    flag = next((k for k in ("thrown_in", "forfeit") if entry.get(k)), None)
+    data = {flag: "1"} if flag else form_fields(example["ruleset"], entry)
+    return [["number", str(number)], *([k, v] for k, v in data.items())]
+
+
+def rendered(preview):
+    """Return the bridge's preview as templates/games/_preview.html writes it (text only)."""
+    if preview["kind"] == "result":
+        if preview["thrown_in"]:
+            line = f"{preview['if_saved']} {preview['thrown_in']}"
+        else:
+            sides = ", ".join(f"{s['label']} {s['delta']} {s['to']}" for s in preview["sides"])
+            line = f"{preview['if_saved']} {preview['said']} — {sides}"
+        return " ".join([line, preview["why_title"], *preview["why"]])
+    if preview["kind"] == "problems":
+        return " ".join([*preview["problems"], *([preview["more"]] if preview["more"] else [])])
+    return ""
+
+
+def text_of(fragment):
+    """Return an answer's text, its tags dropped and its spaces made single."""
+    without = re.sub(r"<[^>]+>", " ", fragment)
+    return re.sub(r"\s+", " ", html.unescape(without)).replace(" ,", ",").strip()
+
+
+def server_preview(client, url, taps):
+    token = csrf(client.get(url))
+    data = MultiDict([(k, v) for k, v in taps] + [("csrf_token", token)])
+    answer = client.post(f"{url}/preview", data=data, headers={"HX-Request": "true"})
+    assert answer.status_code == 200
+    return text_of(answer.text)
+
+
+@pytest.mark.parametrize(
+    "example", GAMES, ids=[f"{game['ruleset']}: {game['about']}" for game in GAMES]
+)
+def test_every_worked_game_scores_on_the_bridge_as_on_the_server(client, example):
+    url = start(
+        client,
+        example["ruleset"],
+        example["players"],
+        example["first_dealer"],
+        example["target"],
+        example["house_rules"],
+    )
+    game_id = url.rsplit("/", 1)[1]
+    bridge = phone.start()
+    bridge.load(client.get(f"{url}/export.json").text)
+    kept = []
+    for number, entry in enumerate(example["deals"], start=1):
+        taps = taps_of(example, entry, number)
+        offline = json.loads(bridge.preview(game_id, json.dumps(kept), json.dumps(taps)))
+        if not any(entry.get(k) for k in ("thrown_in", "forfeit")):
+            assert rendered(offline) == server_preview(client, url, taps), number
+        kept.append(taps)
+        played = json.loads(bridge.play(game_id, json.dumps(kept)))
+        assert post_deal(client, url, example["ruleset"], entry, number).status_code in (200, 303)
+        stored = api_game(client, url)
+        assert "refused" not in played["deals"][-1], played["deals"][-1]
+        assert played["outcome"] == stored["explanation"]
+        assert played["finished"] == (stored["status"] != "in_progress")
+        assert played["dealer"] == stored["players"][stored["next_dealer"]]["name"]
+        scores = {p["name"]: p["score"] for p in stored["players"]}
+        for side in played["sides"]:
+            seat_names = [n for n in scores if n in side["label"].split(" & ")[0].split(", ")]
+            assert side["score"] == scores[seat_names[0]]
+
+
+def test_a_refused_deal_is_refused_with_the_servers_words(client):
+    example = GAMES[0]
+    url = start(client, example["ruleset"], example["players"], 0, example["target"])
+    game_id = url.rsplit("/", 1)[1]
+    bridge = phone.start()
+    bridge.load(client.get(f"{url}/export.json").text)
+    entry = {**example["deals"][1], "partner": example["deals"][1]["bidder"]}
+    taps = taps_of(example, entry, 1)
+    offline = json.loads(bridge.preview(game_id, "[]", json.dumps(taps)))
+    assert offline["kind"] == "problems"
+    assert rendered(offline) == server_preview(client, url, taps)
+    checked = json.loads(bridge.check(game_id, "[]", json.dumps(taps)))
+    assert checked["ok"] is False
+    assert "partner" in checked["fields"]
+    half = [t for t in taps if not t[0].startswith("game_points-1")]
+    assert rendered(json.loads(bridge.preview(game_id, "[]", json.dumps(half)))) == (
+        server_preview(client, url, half)
+    )
