@@ -48,6 +48,9 @@ DEFAULTS: dict[str, Any] = {
     # served (scorekeeper/http/assets.py; None: build/static/ beside the static folder).
     "STATIC_FOLDER": None,
     "STATIC_BUILD_FOLDER": None,
+    # Whether scorekeepers' phones run the engine themselves (docs/offline.md), where the
+    # runtime is installed (`make install-run` vendors it).
+    "PHONE_ENGINE": True,
     "PREFERRED_URL_SCHEME": "http",
     "BEHIND_PROXY": False,
     "BABEL_DEFAULT_LOCALE": "en",

@@ -82,7 +82,9 @@ def _runtime_in(static: Path) -> Path | None:
 @bp.app_template_global()
 def phone_engine() -> str | None:
     """Return the address of the phone's engine worker, or None where it is not installed."""
-    return url_for("offline.phone_worker") if runtime_folder() is not None else None
+    if not current_app.config.get("PHONE_ENGINE", True) or runtime_folder() is None:
+        return None
+    return url_for("offline.phone_worker")
 
 
 @functools.cache

@@ -47,6 +47,9 @@ def live_app(tmp_path_factory):
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
             "HTMX_LOCAL_ONLY": True,
             "RATELIMIT_ENABLED": False,
+            # The engine's runtime is started only where a test asks (test_phone_engine.py):
+            # elsewhere its 11 MB and its start would only slow every editor's page.
+            "PHONE_ENGINE": False,
         }
     )
     with app.app_context():
