@@ -131,7 +131,8 @@ test: install-test browser
 # addresses as ratios to a bare Flask page under the same gunicorn (wrk), a season of
 # 10,000 games keeps every page's statements fixed, and TABLES tables (1,000 by default)
 # followed live by 5 phones each on PostgreSQL (Locust); the deal form on a throttled phone
-# (Playwright: bytes on the wire, time to usable) and Lighthouse's scores (through npx).
+# (Playwright: bytes on the wire, time to usable) and Lighthouse's scores (through npx);
+# bench.engine, the engine on a scorekeeper's phone (its size, time to ready and memory).
 # BENCH_DATABASE=postgresql+psycopg://…
 # runs the first three on PostgreSQL instead of a temporary SQLite file. docs/performance.md
 # has the figures.
@@ -142,6 +143,7 @@ bench: install-test browser /usr/bin/wrk
 	$(BIN)/python -m bench.throughput $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
 	$(BIN)/python -m bench $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
 	$(BIN)/python -m bench.phone
+	$(BIN)/python -m bench.engine
 	$(MAKE) --no-print-directory bench-load
 
 # The load test alone: TABLES tables on PostgreSQL with Locust, 5 phones following each game
