@@ -132,16 +132,18 @@ test: install-test browser
 # 10,000 games keeps every page's statements fixed, and TABLES tables (1,000 by default)
 # followed live by 5 phones each on PostgreSQL (Locust); the deal form on a throttled phone
 # (Playwright: bytes on the wire, time to usable) and Lighthouse's scores (through npx);
-# bench.engine, the engine on a scorekeeper's phone (its size, time to ready and memory).
-# BENCH_DATABASE=postgresql+psycopg://…
-# runs the first three on PostgreSQL instead of a temporary SQLite file. docs/performance.md
-# has the figures.
+# bench.engine, the engine on a scorekeeper's phone (its size, time to ready and memory);
+# bench.live times a deal on its way to another phone (stream, page, poll) and a page's
+# first paint with the CDN stalled, in Chromium. BENCH_DATABASE=postgresql+psycopg://…
+# runs bench.deals, bench.throughput, bench and bench.live on PostgreSQL instead of a
+# temporary SQLite file. docs/performance.md has the figures.
 TABLES ?= 1000
 MINUTES ?= 2
 bench: install-test browser /usr/bin/wrk
 	$(BIN)/python -m bench.deals $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
 	$(BIN)/python -m bench.throughput $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
 	$(BIN)/python -m bench $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
+	$(BIN)/python -m bench.live $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
 	$(BIN)/python -m bench.phone
 	$(BIN)/python -m bench.engine
 	$(MAKE) --no-print-directory bench-load

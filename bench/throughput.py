@@ -145,9 +145,10 @@ def _targets(games: dict[str, tuple[str, int]]) -> list[Target]:
 class _serve:
     """Run gunicorn on a free port for the duration of a `with` block; yield a Server."""
 
-    def __init__(self, wsgi: str, database: str):
+    def __init__(self, wsgi: str, database: str, env: dict[str, str] | None = None):
         self.wsgi = wsgi
         self.database = database
+        self.env = env or {}
         self.process: subprocess.Popen | None = None
 
     def __enter__(self) -> "Server":
@@ -162,6 +163,7 @@ class _serve:
             "WEB_CONCURRENCY": "2",
             # Every phone of the load test follows its game from this machine's one address.
             "FLASK_LIVE_STREAMS_PER_ADDRESS": "0",
+            **self.env,
         }
         # BENCH_SERVER_LOG=<file> keeps gunicorn's log (errors included) for a look after.
         log = os.environ.get("BENCH_SERVER_LOG")

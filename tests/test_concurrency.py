@@ -111,7 +111,9 @@ def run_gunicorn(command: list[str], env: dict[str, str], log: Path) -> Iterator
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)
     try:
         served = Server(port)
-        deadline = time.monotonic() + 30
+        # Only a guard against a server that never comes up: on a busy 2-core machine its
+        # workers take well over 30 s to import the app.
+        deadline = time.monotonic() + 180
         while True:
             try:
                 if served.request("GET", "/api/v1/rulesets")[0] == 200:

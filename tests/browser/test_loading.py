@@ -13,13 +13,9 @@ from tests.test_assets import static_url
 pytestmark = pytest.mark.browser
 
 VENDORED = (Path(__file__).resolve().parents[2] / "static" / HTMX_FILE).read_bytes()
-NOT_BLOCKED = 1500  # ms: a generous bound for a page served from this machine, not a benchmark
-
-TIMINGS = """() => {
-  const nav = performance.getEntriesByType("navigation")[0];
-  const paint = performance.getEntriesByName("first-contentful-paint")[0];
-  return {dcl: nav.domContentLoadedEventEnd, fcp: paint ? paint.startTime : null};
-}"""
+# A guard against a page held by a script, not a speed limit: how soon the page paints with
+# the CDN stalled is measured by bench.live (`make bench`, docs/performance.md).
+WAIT = 20_000  # ms
 
 
 @pytest.fixture
@@ -61,13 +57,16 @@ def test_htmx_is_this_servers_copy_and_a_stalled_cdn_is_never_waited_on(
 ):
     asked = []
     page.route(HTMX_CDN_URL, lambda route: asked.append(route))  # would stall
-    page.goto(live_server + "/rules/five-handed-schmier", wait_until="domcontentloaded")
-    timings = page.evaluate(TIMINGS)
-    print(f"DOMContentLoaded {timings['dcl']:.0f} ms, FCP {timings['fcp']} ms")
-    assert timings["dcl"] < NOT_BLOCKED, timings
-    if timings["fcp"] is not None:
-        assert timings["fcp"] < NOT_BLOCKED, timings
-    page.wait_for_function("() => window.htmx && htmx.version", timeout=10_000)
+    # With the CDN's answer held for as long as the test runs, the page is parsed and
+    # painted all the same: a script that waited for the CDN would hold both for ever.
+    page.goto(
+        live_server + "/rules/five-handed-schmier", wait_until="domcontentloaded", timeout=WAIT
+    )
+    page.wait_for_function(
+        "() => performance.getEntriesByName('first-contentful-paint').length > 0", timeout=WAIT
+    )
+    expect(page.get_by_role("button", name="Who wins?")).to_be_visible()
+    page.wait_for_function("() => window.htmx && htmx.version", timeout=WAIT)
     assert page.evaluate("htmx.version") == HTMX_VERSION
     local = local_htmx(live_app)
     assert page.evaluate(f"!!document.querySelector('script[src=\"{local}\"]')")
@@ -88,7 +87,7 @@ def test_htmx_comes_from_the_cdn_when_this_servers_copy_does_not(
     page.route(HTMX_CDN_URL, cdn)
     page.route(f"**{local_htmx(live_app)}", lambda route: route.fulfill(status=503, body="Busy"))
     page.goto(live_server + "/rules/five-handed-schmier")
-    page.wait_for_function("() => window.htmx && htmx.version", timeout=5_000)
+    page.wait_for_function("() => window.htmx && htmx.version", timeout=WAIT)
     assert requested == [HTMX_CDN_URL]
     assert page.evaluate("htmx.version") == HTMX_VERSION
     settle_a_tie(page)

@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import check_axe
 from tests.browser.test_at_the_table import DEAL_1, FORM_MAX, tap
-from tests.browser.test_live import LIVE_WITHIN, new_game, phones  # noqa: F401 (fixture)
+from tests.browser.test_live import LIVE_WAIT, new_game, phones  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -52,7 +52,7 @@ def test_both_phones_say_who_deals_and_bids_first_and_the_auction_follows(phones
 
     for phone in (editor, viewer):
         expect(phone.locator(".turn-line")).to_have_text(
-            "Bob deals · Cy bids first", timeout=LIVE_WITHIN * 1000
+            "Bob deals · Cy bids first", timeout=LIVE_WAIT
         )
         expect(phone.locator("details.deal-setup")).not_to_have_attribute("open", "")
     entry.locator("details.auction > summary").click()
