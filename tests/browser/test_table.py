@@ -5,7 +5,6 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper.http.security import HTMX_CDN_URL, HTMX_VERSION
 from tests.browser.conftest import PHONE, check_axe
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed"]
@@ -208,22 +207,3 @@ def test_keep_a_whole_game_without_javascript(browser, live_server):
         play_game(page, live_server, js=False)
     finally:
         context.close()
-
-
-@pytest.mark.browser
-def test_the_vendored_htmx_takes_over_when_the_cdn_is_unreachable(page, live_server, live_app):
-    refused = []
-
-    def unreachable(route):
-        refused.append(route.request.url)
-        route.abort("internetdisconnected")
-
-    page.route("https://cdn.jsdelivr.net/**", unreachable)
-    live_app.config["HTMX_LOCAL_ONLY"] = False
-    try:
-        page.goto(live_server + "/")
-    finally:
-        live_app.config["HTMX_LOCAL_ONLY"] = True
-    page.wait_for_function("() => window.htmx && htmx.version")  # loaded after the page, not before
-    assert refused == [HTMX_CDN_URL]
-    assert page.evaluate("htmx.version") == HTMX_VERSION
