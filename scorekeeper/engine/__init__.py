@@ -3,6 +3,7 @@
 from scorekeeper.engine.cards import JOKER, Card, Rank, Suit
 from scorekeeper.engine.describe import (
     CalledPoint,
+    CardValue,
     Choice,
     ContractWords,
     EntryField,
@@ -12,6 +13,7 @@ from scorekeeper.engine.describe import (
     SideKind,
     Statistic,
     WinFact,
+    add_up,
 )
 from scorekeeper.engine.errors import CorrectionConflict, GameOver, RuleViolation, WrongType
 from scorekeeper.engine.frozen import FrozenMap, freeze, thaw
@@ -48,6 +50,7 @@ __all__ = [
     "JOKER",
     "CalledPoint",
     "Card",
+    "CardValue",
     "Choice",
     "ContractWords",
     "CorrectionConflict",
@@ -77,6 +80,7 @@ __all__ = [
     "Suit",
     "WinFact",
     "WrongType",
+    "add_up",
     "apply_deal",
     "can_deal",
     "check_deal",

@@ -4,11 +4,12 @@ Forms, pages, logs, statistics and exports are built from this description, so n
 outside a ruleset's module needs to know its fields or ids.
 """
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from scorekeeper.engine.cards import Rank
+from scorekeeper.engine.cards import Card, Rank
 from scorekeeper.engine.messages import Message, Plural
 
 
@@ -81,6 +82,33 @@ class Choice:
 
 
 @dataclass(frozen=True, slots=True)
+class CardValue:
+    """What one card of the deck adds to a count entered per side (Game's 10 = 10, A = 4)."""
+
+    card: Card
+    """The card."""
+    value: int
+    """What it counts, more than 0."""
+
+
+def add_up(values: Sequence[CardValue], taken: Mapping[Card, int], sides: int) -> tuple[int, ...]:
+    """Return each side's count: the values of the cards `taken` gives it (card: side index).
+
+    Cards not in `taken` were not captured by anyone counted (not dealt, or left out); a
+    card that counts nothing, or a side outside 0 to `sides` - 1, raises ValueError.
+    """
+    worth = {value.card: value.value for value in values}
+    counts = [0] * sides
+    for card, side in taken.items():
+        if card not in worth:
+            raise ValueError(f"{card} counts nothing here")
+        if not 0 <= side < sides:
+            raise ValueError(f"there is no side {side}")
+        counts[side] += worth[card]
+    return tuple(counts)
+
+
+@dataclass(frozen=True, slots=True)
 class EntryField:
     """One field of a deal entry, as the API names it."""
 
@@ -109,6 +137,9 @@ class EntryField:
     hint_shown: bool = False
     """Whether the form shows the hint in full even where it tucks hints away (the points
     grid): it names a card players may not know by heart (the Jick)."""
+    card_values: tuple[CardValue, ...] = ()
+    """For counts of captured cards: every card of the deck that counts, with its value, in
+    the deck's order, so a counter can add up the cards each side took (see `add_up`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.engine.cards import Suit
+from scorekeeper.engine.cards import Card, Suit, game_value
+from scorekeeper.engine.describe import CardValue
 from scorekeeper.engine.errors import RuleViolation, WrongType
 from scorekeeper.engine.frozen import freeze
 from scorekeeper.engine.messages import Message, msg
@@ -344,3 +345,11 @@ def unresolved_tie(rule: object, tied: tuple[int, ...], situation: Message) -> O
         ),
         open_tie=tuple(sorted(tied)),
     )
+
+
+def game_cards(deck: Iterable[Card]) -> tuple[CardValue, ...]:
+    """Return the cards of the pack that count towards Game, with their values, in its order.
+
+    What the deal form's card counter lists (a counts field's `card_values`).
+    """
+    return tuple(CardValue(card, game_value(card)) for card in deck if game_value(card))

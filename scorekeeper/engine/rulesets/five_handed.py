@@ -32,6 +32,7 @@ from scorekeeper.engine.rulesets.common import (
     apply_deltas,
     check_thrown_in,
     contract_of,
+    game_cards,
     is_auction,
     is_bool,
     is_int,
@@ -74,6 +75,8 @@ BID_WORDS = msg("3, 4, 5 or 6")
 """The bids, for sentences."""
 PACK_GAME_COUNT = sum(game_value(card) for card in DECK)
 """81: every Game count of the pack added up."""
+GAME_CARDS = game_cards(DECK)
+"""The 21 cards that count towards Game (the joker too), with their values, for the counter."""
 HIGH_GAME_COUNT = 4
 """The ace of trump wins its own trick, so the side with High captured at least its 4."""
 ONE_GAME_COUNT = 1
@@ -290,6 +293,7 @@ class FiveHandedSchmier(Ruleset):
                     Choice(OPPONENTS, msg("Other side's count")),
                 ),
                 advanced=True,
+                card_values=GAME_CARDS,
             ),
             EntryField(
                 "thrown_in",

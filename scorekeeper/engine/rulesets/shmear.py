@@ -36,6 +36,7 @@ from scorekeeper.engine.rulesets.common import (
     Problems,
     TypeCheck,
     apply_deltas,
+    game_cards,
     is_bool,
     is_int,
     is_int_list,
@@ -52,6 +53,8 @@ DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Ran
 """The standard 52 cards, no joker."""
 PACK_GAME_COUNT = sum(game_value(card) for card in DECK)
 """80: every Game count of the pack added up."""
+GAME_CARDS = game_cards(DECK)
+"""The 20 cards that count towards Game, with their values, for the form's counter."""
 JACK_GAME_COUNT = GAME_VALUES[Rank.JACK]
 """The side that captured the jack of trump counted at least its 1."""
 
@@ -424,6 +427,7 @@ class ShmearFamily(Ruleset):
                 msg("Enter counts"),
                 msg("Card points captured: A 4, K 3, Q 2, J 1, 10 counts 10."),
                 advanced=True,
+                card_values=GAME_CARDS,
             ),
             EntryField(
                 "forfeit",

@@ -4,7 +4,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorekeeper.engine.cards import JOKER, Card, Rank, Suit, game_value
-from scorekeeper.engine.describe import Choice, EntryField, FieldKind, SideKind, Statistic
+from scorekeeper.engine.describe import (
+    Choice,
+    EntryField,
+    FieldKind,
+    SideKind,
+    Statistic,
+)
 from scorekeeper.engine.frozen import FrozenMap
 from scorekeeper.engine.messages import Message, msg
 from scorekeeper.engine.results import (
@@ -23,6 +29,7 @@ from scorekeeper.engine.rulesets.common import (
     apply_deltas,
     check_thrown_in,
     contract_of,
+    game_cards,
     game_from_counts,
     is_auction,
     is_bool,
@@ -46,6 +53,8 @@ DECK: tuple[Card, ...] = (*(Card(rank, suit) for suit in Suit for rank in Rank),
 
 PACK_GAME_COUNT = sum(game_value(card) for card in DECK)
 """81: every Game count of the pack added up."""
+GAME_CARDS = game_cards(DECK)
+"""The 21 cards that count towards Game (the joker too), with their values, for the counter."""
 
 
 def trump_order(trump: Suit) -> tuple[Card, ...]:
@@ -255,6 +264,7 @@ class SixHandedSchmier(Ruleset):
                 msg("Each team's count: A 4, K 3, Q 2, J 1, 10 counts 10, the joker 1."),
                 choices=team_choices,
                 advanced=True,
+                card_values=GAME_CARDS,
             ),
             EntryField(
                 "auction",
