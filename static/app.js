@@ -84,6 +84,61 @@
     });
   }
 
+  /* The card counter (templates/games/_card_counter.html): each side's total is the sum
+     of the values the server wrote on the cards tapped for it (data-value), and the counts
+     it fills are the inputs it names (data-inputs). The server adds them up again with the
+     engine; nothing here knows what a card is worth. */
+  function countCards(counter, tapped) {
+    var outputs = counter.querySelectorAll("[data-total]");
+    var totals = Array.prototype.map.call(outputs, function () { return 0; });
+    var left = 0;
+    var any = false;
+    counter.querySelectorAll("[data-value]").forEach(function (row) {
+      var worth = Number(row.dataset.value);
+      var checked = row.querySelector("input:checked");
+      var side = checked && /^[0-9]+$/.test(checked.value) ? Number(checked.value) : -1;
+      if (side < 0 || side >= totals.length) {
+        left += worth;
+        return;
+      }
+      totals[side] += worth;
+      any = true;
+    });
+    outputs.forEach(function (output) { output.textContent = String(totals[Number(output.dataset.total)]); });
+    var rest = counter.querySelector("[data-left]");
+    if (rest) { rest.textContent = String(left); }
+    if (!tapped) { return; }
+    (counter.dataset.inputs || "").split(" ").forEach(function (id, index) {
+      var input = id ? document.getElementById(id) : null;
+      if (input) { input.value = any ? String(totals[index]) : ""; }
+    });
+    /* The counts now say who took the point: a side chosen for it by hand gives way. */
+    var group = counter.closest("fieldset.group[data-field]");
+    var form = counter.closest("form");
+    if (any && group && form) {
+      radios(form, group.dataset.field).forEach(function (input) { input.checked = false; });
+    }
+  }
+
+  /* "Use these counts": the counts are filled already, so the sheet just closes. */
+  document.addEventListener("click", function (event) {
+    var done = event.target.closest && event.target.closest("[data-counter-done]");
+    var counter = done && done.closest(".card-counter");
+    if (!counter) { return; }
+    event.preventDefault();
+    countCards(counter, true);
+    counter.open = false;
+    counter.querySelector("summary").focus({ preventScroll: true });
+    counter.scrollIntoView({ block: "center" });
+  });
+
+  document.addEventListener("keydown", function (event) {
+    var counter = event.key === "Escape" && event.target.closest && event.target.closest(".card-counter[open]");
+    if (!counter) { return; }
+    counter.open = false;
+    counter.querySelector("summary").focus({ preventScroll: true });
+  });
+
   /* Whether the reader has tapped anything in the form yet. */
   function touched(form) {
     return Array.prototype.some.call(form.elements, function (input) {
@@ -176,6 +231,7 @@
       narrowDeal(form, null);
       markSide(form);
     });
+    root.querySelectorAll(".card-counter").forEach(function (counter) { countCards(counter, false); });
     root.querySelectorAll("input[data-seat]").forEach(function (input) {
       var label = document.querySelector("#first_dealer-" + (Number(input.dataset.seat) + 1) + " + span");
       if (label && !label.dataset.placeholder) { label.dataset.placeholder = label.textContent; }
@@ -190,6 +246,8 @@
   document.addEventListener("change", function (event) {
     var form = event.target.closest && event.target.closest(".deal-form");
     if (form) {
+      var counter = event.target.closest(".card-counter");
+      if (counter) { countCards(counter, true); }
       narrowDeal(form, event.target);
       markSide(form);
     }

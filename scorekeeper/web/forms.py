@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Self, TypeAlias
 
 from flask_babel import LazyString
@@ -88,6 +89,18 @@ SUIT_NAMES = {str(suit): Words(suit.words) for suit in Suit}
 def words(message: engine.Message | None) -> Words | None:
     """Return the message as page text (None stays None)."""
     return None if message is None else Words(message)
+
+
+@dataclass(frozen=True)
+class Counter:
+    """A counts field's card counter, as the deal form keeps it (see `_counter`)."""
+
+    heads: list[Label]
+    """A short name per side the counts are for, in the counts' order."""
+    cards: list[tuple[str, engine.CardValue]]
+    """Per counting card, the name of its radio group and its value, in the pack's order."""
+    values: tuple[engine.CardValue, ...]
+    """The ruleset's counting cards, for the engine to add up."""
 
 
 class _Rows(FieldList):
@@ -343,12 +356,7 @@ class DealForm(_RuleErrors, FlaskForm):
         """
         fields = [f for f in self.described if f.kind != FieldKind.FLAG]
         points = [f for f in fields if f.point]
-        counts: dict[str, str] = {}
-        for index, field in enumerate(fields):
-            if field.kind == FieldKind.SIDE:
-                later = [f for f in fields[index + 1 :] if f.kind == FieldKind.COUNTS]
-                if later and later[0].name not in counts.values():
-                    counts[field.name] = later[0].name
+        counts = self._counts_in()
         inside = set(counts.values())
         blocks: list[tuple[str, list[tuple[engine.EntryField, engine.EntryField | None]]]] = []
         for field in fields:
@@ -362,6 +370,17 @@ class DealForm(_RuleErrors, FlaskForm):
                 continue
             blocks.append(("field", [(field, self._by_name(counts.get(field.name)))]))
         return blocks
+
+    def _counts_in(self) -> dict[str, str]:
+        """Return, per side field, the counts field that decides it (the next one after it)."""
+        fields = [f for f in self.described if f.kind != FieldKind.FLAG]
+        counts: dict[str, str] = {}
+        for index, field in enumerate(fields):
+            if field.kind == FieldKind.SIDE:
+                later = [f for f in fields[index + 1 :] if f.kind == FieldKind.COUNTS]
+                if later and later[0].name not in counts.values():
+                    counts[field.name] = later[0].name
+        return counts
 
     def grid_fields(self) -> list[engine.EntryField]:
         """Return the point fields that name a player: the rows of the points grid."""
@@ -397,6 +416,96 @@ class DealForm(_RuleErrors, FlaskForm):
         if isinstance(control, FieldList):
             return [entry.name for entry in control.entries]
         return []
+
+    counters: dict[str, Counter] = {}
+    """Per counts field that has one, its card counter (see `_counter`)."""
+    counted_into: str | None = None
+    """The counts field just filled from its counter ("Use these counts"), to show first."""
+
+    def counter(self, field: engine.EntryField) -> dict[str, Any] | None:
+        """Return the card counter of a counts field for the page, or None where it has none.
+
+        Its heads, one row per counting card (control, card, value), each side's total of
+        the cards tapped so far, what the pack counts in all and the field's controls.
+        """
+        kept = self.counters.get(field.name)
+        if kept is None:
+            return None
+        rows = [(self[name], value.card, value.value) for name, value in kept.cards]
+        try:
+            counted = self.counted(field)
+        except ValueError:
+            counted = None
+        return {
+            "heads": kept.heads,
+            "rows": rows,
+            "totals": counted or (0,) * len(kept.heads),
+            "pack": sum(value.value for value in kept.values),
+            "inputs": [entry.id for entry in self[field.name]],
+        }
+
+    def counted(self, field: engine.EntryField | None) -> tuple[int, ...] | None:
+        """Return each side's count from the cards tapped in the counter, or None if none was.
+
+        The engine adds up the values its ruleset gives the cards; a side that is not one
+        of the counter's raises ValueError.
+        """
+        kept = None if field is None else self.counters.get(field.name)
+        if kept is None:
+            return None
+        taken: dict[engine.Card, int] = {}
+        for name, value in kept.cards:
+            data = self[name].data
+            if data in (None, NONE):
+                continue
+            if not NUMBER_TEXT.fullmatch(str(data)):
+                raise ValueError(
+                    _l(
+                        "This form holds a value it does not offer. "
+                        "Reload the page and enter it again."
+                    )
+                )
+            taken[value.card] = int(data)
+        if not taken:
+            return None
+        return engine.add_up(kept.values, taken, len(kept.heads))
+
+    def fill_counted(self) -> None:
+        """Fill counts left empty from the cards tapped in their counter, as the page shows.
+
+        Counts typed that differ from the cards tapped are kept, for `_value_of` to refuse.
+        """
+        for name in self.counters:
+            field = self._by_name(name)
+            try:
+                counted = self.counted(field)
+            except ValueError:
+                continue
+            entries = self[name].entries
+            if counted is None or any(entry.data is not None for entry in entries):
+                continue
+            for entry, count in zip(entries, counted, strict=True):
+                entry.data = count
+                entry.raw_data = [str(count)]
+
+    def use_counted(self, name: str) -> None:
+        """Put the counter's counts into the counts field `name`, over any typed, and clear
+        the choice of the side field they decide (the counts now say who took the point)."""
+        field = self._by_name(name)
+        if field is None or name not in self.counters:
+            return
+        try:
+            counted = self.counted(field)
+        except ValueError:
+            return
+        self.counted_into = name
+        for entry, count in zip(self[name].entries, counted or (), strict=False):
+            entry.data = count
+            entry.raw_data = [str(count)]
+        decided = next((f for f, counts in self._counts_in().items() if counts == name), None)
+        if counted is not None and decided is not None:
+            self[decided].data = None
+            self[decided].raw_data = []
 
     def validate(self, extra_validators: Mapping[str, Sequence[Any]] | None = None) -> bool:
         """Check the shape of what was sent (numbers, complete counts); rules are the engine's."""
@@ -459,6 +568,15 @@ class DealForm(_RuleErrors, FlaskForm):
                 return None
             if any(c is None for c in counts):
                 raise ValueError(_l("Enter every count, or leave them all empty."))
+            counted = self.counted(field)
+            if counted is not None and tuple(counts) != counted:
+                raise ValueError(
+                    _l(
+                        "The cards tapped add up to %(counted)s, not the counts typed: "
+                        "change the cards or clear the counts.",
+                        counted=", ".join(str(c) for c in counted),
+                    )
+                )
             keys = self.count_keys[field.name]
             return dict(zip(keys, counts, strict=True)) if keys else counts
         if kind == FieldKind.AUCTION:
@@ -557,6 +675,7 @@ def deal_form(
             control.label.text = label
     if number is not None and (fresh or not form.number.data):
         form.number.data = str(number)
+    form.fill_counted()
     return form
 
 
@@ -576,6 +695,7 @@ def _deal_form_class(
     special_cards: dict[str, set[str]] = {}
     count_keys: dict[str, list[Any] | None] = {}
     row_labels: dict[str, list[Label]] = {}
+    counters: dict[str, Counter] = {}
 
     def radio(
         field: engine.EntryField, choices: Sequence[tuple[Any, Label]], label: Label | None = None
@@ -623,6 +743,9 @@ def _deal_form_class(
                 min_entries=len(labels),
             )
             row_labels[name] = labels
+            if field.card_values:
+                heads = _counter_heads(described, field, labels)
+                counters[name] = _counter(attrs, field, heads)
         elif kind == FieldKind.AUCTION:
             choices = [(c.value, Words(c.label)) for c in field.choices]
             values[name] = {str(value): value for value, _label in choices}
@@ -640,6 +763,7 @@ def _deal_form_class(
         "special_cards": special_cards,
         "count_keys": count_keys,
         "row_labels": row_labels,
+        "counters": counters,
         "players": list(config.players),
         "speakers": speakers,
         "sides": sides,
@@ -652,6 +776,40 @@ def _deal_form_class(
         },
     }
     return form_class, setup
+
+
+def _counter_heads(
+    described: Sequence[engine.EntryField], field: engine.EntryField, labels: Sequence[Label]
+) -> list[Label]:
+    """Return a short name for each side a counts field counts for, for the counter's heads.
+
+    The side field the counts decide names the same sides shorter ("Bidders" beside
+    "Bidding side's count"); where it names them only by index, the counts' labels serve.
+    """
+    keys = [c.value for c in field.choices] if field.choices else list(range(len(labels)))
+    for other in described:
+        if other.kind != FieldKind.SIDE:
+            continue
+        named = {c.value: c.label for c in other.choices}
+        if all(key in named for key in keys):
+            return [Words(named[key]) for key in keys]
+    return list(labels)
+
+
+def _counter(attrs: dict[str, Any], field: engine.EntryField, heads: Sequence[Label]) -> Counter:
+    """Add one radio group per counting card of a counts field: which side took it.
+
+    Return the counter as the form keeps it: the sides' heads and, per card, the name of
+    its control and its value, both from the ruleset's description.
+    """
+    choices: list[tuple[str, Label]] = [(str(index), head) for index, head in enumerate(heads)]
+    choices.append((NONE, _l("Not counted")))
+    cards: list[tuple[str, engine.CardValue]] = []
+    for value in field.card_values:
+        name = f"{field.name}_took_{value.card}"
+        attrs[name] = _Radio(Words(value.card.words), choices=choices)
+        cards.append((name, value))
+    return Counter(list(heads), cards, field.card_values)
 
 
 class ConfirmForm(_RuleErrors, FlaskForm):

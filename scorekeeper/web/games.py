@@ -164,6 +164,8 @@ def add_deal(game_id: str) -> ResponseReturnValue:
             return redirect(url_for("games.show", game_id=game.id), 303)
         return _render_game(game)
     form = _deal_form(game)
+    if _counted_cards(form):
+        return _render_game(game, form=form)
     status = 422
     headers: dict[str, str] = {}
     save_as = request.form.get("save_as")
@@ -262,6 +264,8 @@ def correct(game_id: str, number: int) -> ResponseReturnValue:
     headers: dict[str, str] = {}
     if request.method == "GET":
         form.fill_from(deal.entry or {})
+    elif _counted_cards(form):
+        pass
     elif not params.is_digits(request.form.get("number") or "0"):
         form.number.data = ""
         form.add_rule_errors({None: [_bad_number_message()]})
@@ -640,6 +644,19 @@ def _entry_of(form: DealForm) -> dict[str, Any] | None:
         )
         form.add_rule_errors({None: [message]})
         return None
+
+
+def _counted_cards(form: DealForm) -> bool:
+    """Return whether the post asked for the card counter's counts, which are then filled.
+
+    "Use these counts" saves nothing: the page comes back with the counts filled from the
+    cards tapped and the side they decide left for them to say.
+    """
+    name = request.form.get("count_cards")
+    if name is None:
+        return False
+    form.use_counted(name)
+    return True
 
 
 def _bad_number_message() -> str:
