@@ -3,9 +3,10 @@
 All seven games, with the players of a test game's short names and with five and six
 players of ten-letter names ("Margaretha", "Christophe" …), in English and in German: as
 it opens, some of it tapped, "Enter counts" open, a whole deal tapped in with its
-preview (counts open too), the seat-by-seat auction open, tapped in and refused, refused
-with nothing tapped (a message at every field), refused with one point (Euchre: the
-tricks) left out, and the correction form, which shares the layout, with its preview
+preview (counts open too, and their card counter, a sheet over the form), the
+seat-by-seat auction open, tapped in and refused, refused with nothing tapped (a message
+at every field), refused with one point (Euchre: the tricks) left out, and the correction
+form, which shares the layout, with its preview
 (the table of every later total sits below the form: it grows with the game). In every
 state no choice or heading sticks out of the form.
 """
@@ -74,6 +75,7 @@ HEIGHT = """() => {
   const box = form.getBoundingClientRect();
   const out = Array.from(form.querySelectorAll('.chip, .cell, legend'))
     .filter((e) => e.checkVisibility() && !e.matches('.vh, .subgroup > legend'))
+    .filter((e) => !e.closest('.counter-sheet'))
     .filter((e) => {
       const r = e.getBoundingClientRect();
       return r.left < box.left - 1 || r.right > box.right + 1 || e.scrollWidth > e.clientWidth + 1;
@@ -81,7 +83,8 @@ HEIGHT = """() => {
     .map((e) => e.textContent.trim());
   return {height: box.height, out: out};
 }"""
-"""The form's height, and the text of any choice or heading that sticks out of it."""
+"""The form's height, and the text of any choice or heading that sticks out of it (the card
+counter's sheet lies over the page, as wide as the screen: test_card_counter checks it)."""
 
 
 def enter(page, entry):
@@ -148,6 +151,11 @@ def states(page, url, players, deal):
     if has_counts:
         open_all(page, "details.counts")
         yield "a deal tapped in, with its preview, counts open", page.evaluate(HEIGHT)
+    if form.locator("details.card-counter").count():
+        # The card counter opens as a sheet over the form: the form stays as tall.
+        open_all(page, "details.card-counter")
+        expect(form.locator(".counter-sheet")).to_be_visible()
+        yield "a deal tapped in, card counter open", page.evaluate(HEIGHT)
     if has_auction:
         page.goto(url)
         open_all(page, "details.auction")
