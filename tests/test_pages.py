@@ -60,9 +60,17 @@ def post_deal(client, url, deal, number, token=None, **headers):
 
 
 def group(html, field_id):
-    """Return the HTML of one fieldset of the deal form."""
+    """Return the HTML of one fieldset of the deal form, with the fieldsets inside it (the
+    card counter's, inside Game's)."""
     start = html.index(f'id="{field_id}-group"')
-    return html[start : html.index("</fieldset>", start)]
+    depth, at = 1, start
+    while depth:
+        opening, closing = html.find("<fieldset", at), html.index("</fieldset>", at)
+        if opening != -1 and opening < closing:
+            depth, at = depth + 1, opening + 1
+        else:
+            depth, at = depth - 1, closing + 1
+    return html[start : at - 1]
 
 
 def scores(html):

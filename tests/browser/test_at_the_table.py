@@ -51,7 +51,7 @@ def enter(page, entry):
             form.locator(f'input[name="called_card_rank"][value="{value[:-1]}"]').click()
             form.locator(f'input[name="called_card_suit"][value="{value[-1]}"]').click()
         elif name == "game_points":
-            form.locator("#game-group details.counts summary").click()
+            form.locator("#game-group details.counts > summary").click()
             form.locator("#game_points-0").fill(str(value["bidders"]))
             form.locator("#game_points-1").fill(str(value["opponents"]))
         else:
