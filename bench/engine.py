@@ -104,8 +104,10 @@ def file_sizes(app, base: str) -> list[tuple[str, int, int, int]]:
 
 
 def tap(page, legend: str, option: str) -> None:
+    """Tap a choice's button: a chip named by its label, or a points-grid cell ("High: Di")."""
     group = page.get_by_role("group", name=legend, exact=True)
-    group.get_by_text(option, exact=True).first.click()
+    chips = group.get_by_role("radio", name=option, exact=True)
+    chips.or_(group.get_by_role("radio", name=f"{legend}: {option}", exact=True)).click()
 
 
 def measure(base: str, rounds: int) -> dict:
