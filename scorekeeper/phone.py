@@ -191,16 +191,45 @@ class DealForm:
             return rank + (_first(taps, f"{name}_suit") or "")
         if kind == FieldKind.COUNTS:
             counts = [_integer(_first(taps, f"{name}-{i}")) for i in range(self.rows[name])]
+            counted = self._counted(described, taps)
+            if counted is not None and all(c is None for c in counts):
+                counts = list(counted)
             if all(c is None for c in counts):
                 return None
             if any(c is None for c in counts):
                 raise Unreadable("Enter every count, or leave them all empty.", {})
+            if counted is not None and tuple(counts) != counted:
+                raise Unreadable(
+                    "The cards tapped add up to %(counted)s, not the counts typed: "
+                    "change the cards or clear the counts.",
+                    {"counted": ", ".join(str(c) for c in counted)},
+                )
             keys = self.count_keys[name]
             return dict(zip(keys, counts, strict=True)) if keys else counts
         if kind == FieldKind.AUCTION:
             return self._auction(described, taps)
         data = _first(taps, name)
         return None if data in (None, "") else self.values[name].get(data)
+
+    def _counted(self, described: engine.EntryField, taps: Taps) -> tuple[int, ...] | None:
+        """Return each side's count from the card counter's taps, None if no card was tapped.
+
+        As forms.py's `DealForm.counted`: the engine adds up the ruleset's card values.
+        """
+        sides = self.rows[described.name]
+        taken: dict[engine.Card, int] = {}
+        for value in described.card_values:
+            side = _first(taps, f"{described.name}_took_{value.card}")
+            if side in (None, "", NONE):
+                continue
+            if not (side.isascii() and side.isdigit()) or int(side) >= sides:
+                raise Unreadable(
+                    "This form holds a value it does not offer. "
+                    "Reload the page and enter it again.",
+                    {},
+                )
+            taken[value.card] = int(side)
+        return engine.add_up(described.card_values, taken, sides) if taken else None
 
     def _auction(self, described: engine.EntryField, taps: Taps) -> list[Any] | None:
         name = described.name

@@ -106,3 +106,22 @@ def test_a_refused_deal_is_refused_with_the_servers_words(client):
     assert rendered(json.loads(bridge.preview(game_id, "[]", json.dumps(half)))) == (
         server_preview(client, url, half)
     )
+
+
+def test_the_card_counter_scores_on_the_phone_as_on_the_server(client):
+    example = next(g for g in GAMES if g["ruleset"] == "five-handed-schmier")
+    url = start(client, example["ruleset"], example["players"], 0, example["target"])
+    game_id = url.rsplit("/", 1)[1]
+    bridge = phone.start()
+    bridge.load(client.get(f"{url}/export.json").text)
+    entry = {k: v for k, v in example["deals"][1].items() if k not in ("game", "game_points")}
+    # The bidders took 10♥ A♥ and the joker (15); the opponents 10♠ K♣ (13).
+    cards = {"10H": "0", "AH": "0", "JOKER": "0", "10S": "1", "KC": "1"}
+    taps = taps_of(example, entry, 1) + [[f"game_points_took_{c}", s] for c, s in cards.items()]
+    offline = json.loads(bridge.preview(game_id, "[]", json.dumps(taps)))
+    assert rendered(offline) == server_preview(client, url, taps)
+    assert "Game counted 15 for the bidders to 13 for the opponents." in rendered(offline)
+    typed = [*taps, ["game_points-0", "20"], ["game_points-1", "13"]]
+    refused = json.loads(bridge.preview(game_id, "[]", json.dumps(typed)))
+    assert rendered(refused) == server_preview(client, url, typed)
+    assert "The cards tapped add up to 15, 13, not the counts typed" in rendered(refused)
