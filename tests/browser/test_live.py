@@ -200,7 +200,12 @@ def test_phone_entering_the_same_deal_keeps_its_taps_and_is_told(phones, live_se
     assert idle.locator("#deal-form input[type=radio]:checked").count() == 0
 
     tap(editor, DEAL_1[6:])
-    editor.get_by_role("button", name="Save mine as deal 2").click()
+    posted = f"/games/{game['id']}/deals"
+    with editor.expect_response(lambda r: r.url.endswith(posted), timeout=LIVE_WAIT) as answer:
+        editor.get_by_role("button", name="Save mine as deal 2").click()
+    # A refusal says why on the form: name it here, with what the phone sent.
+    status, sent = answer.value.status, answer.value.request.post_data
+    assert status == 200, (status, sent, editor.locator("#deal-entry").inner_text())
     expect(editor.get_by_role("status").first).to_contain_text("Deal 2 saved.")
     expect(editor.locator("#deal-2")).to_be_visible()
 
