@@ -4,6 +4,8 @@ The test reads every module of ``scorekeeper/`` (its syntax tree, imports inside
 included) and fails on an import of a layer beside or above the module's own:
 
 - ``engine`` imports nothing of the app outside the engine;
+- ``phone``, the engine's bridge that the phone's worker loads beside it, imports the engine
+  only (the pages read their deal form's sides from it);
 - ``store`` imports the engine (and the extension objects it binds to);
 - ``http`` imports the store and the engine (and the extensions and settings);
 - ``api`` and ``web`` import the layers below, never each other.
@@ -23,10 +25,11 @@ OURS = "scorekeeper"
 
 BELOW = {
     "engine": {"engine"},
+    "phone": {"engine", "phone"},
     "store": {"engine", "store", "extensions"},
     "http": {"engine", "store", "http", "extensions", "config"},
     "api": {"engine", "store", "http", "api", "extensions", "config"},
-    "web": {"engine", "store", "http", "web", "extensions", "config"},
+    "web": {"engine", "phone", "store", "http", "web", "extensions", "config"},
     "extensions": set(),
     "config": set(),
 }
@@ -120,6 +123,10 @@ def test_no_module_imports_beside_or_above_its_layer():
         ("scorekeeper.http.cache", "from scorekeeper.store import lookup", []),
         ("scorekeeper.engine.game", "from scorekeeper.engine.cards import Card", []),
         ("scorekeeper.cli", "from scorekeeper.web import games", []),
+        ("scorekeeper.phone", "from scorekeeper.store import games", ["store"]),
+        ("scorekeeper.phone", "from scorekeeper.engine import Suit", []),
+        ("scorekeeper.api.games", "from scorekeeper.phone import Phone", ["phone"]),
+        ("scorekeeper.web.forms", "from scorekeeper.phone import scoring_sides", []),
     ],
 )
 def test_an_import_beside_or_above_is_found(module, source, expected):
