@@ -16,7 +16,7 @@ from scorekeeper.api.errors import (
     register_handlers,
     require_bearer,
 )
-from scorekeeper.http import API_V1, params, ratelimits
+from scorekeeper.http import API_V1, downloads, params, ratelimits
 from scorekeeper.store import exchange, games, stats, tables
 from scorekeeper.store.lookup import require_table
 from scorekeeper.store.models import CardTable
@@ -142,5 +142,5 @@ def export(table_id: str) -> Response:
     """Answer the whole table as the lossless JSON export (``?format=csv`` for a sheet)."""
     table = require_table(table_id)
     if request.args.get("format") == "csv":
-        return exchange.csv_response(exchange.table_csv(table), f"{table.name}.csv")
-    return exchange.json_download(exchange.export_table(table), f"{table.name}.json")
+        return downloads.csv_response(exchange.table_csv(table), f"{table.name}.csv")
+    return downloads.json_download(exchange.export_table(table), f"{table.name}.json")

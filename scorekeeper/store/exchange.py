@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Response, current_app
 from sqlalchemy import ColumnElement, Select, select
 from sqlalchemy.orm import selectinload
 
@@ -468,25 +467,6 @@ def _whole(text: str, where: str) -> int:
         return int(text)
     except ValueError:
         raise ImportRefused(f"{where} must be a whole number, not {text!r}.") from None
-
-
-def csv_response(text: str, filename: str) -> Response:
-    """Return CSV text as a download."""
-    response = current_app.response_class(text, mimetype="text/csv")
-    response.headers["Content-Disposition"] = _disposition(filename)
-    return response
-
-
-def json_download(document: Mapping[str, Any], filename: str) -> Response:
-    """Return an export document as a JSON download."""
-    response = current_app.response_class(dumps(document), mimetype="application/json")
-    response.headers["Content-Disposition"] = _disposition(filename)
-    return response
-
-
-def _disposition(filename: str) -> str:
-    safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in filename) or "export"
-    return f'attachment; filename="{safe}"'
 
 
 # ---------------------------------------------------------------- import

@@ -25,7 +25,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper import engine
-from scorekeeper.http import cache, keyring, params, ratelimits
+from scorekeeper.http import cache, downloads, keyring, params, ratelimits
 from scorekeeper.http.htmx import render, wants_fragment
 from scorekeeper.store import exchange, games, tables
 from scorekeeper.store.lookup import require_deal, require_game
@@ -543,14 +543,14 @@ def sheet(game_id: str) -> str:
 def export_json(game_id: str) -> Response:
     """Download one game as lossless JSON."""
     game = require_game(game_id, deals=False)
-    return exchange.json_download(exchange.export_game(game), f"game-{game.id}.json")
+    return downloads.json_download(exchange.export_game(game), f"game-{game.id}.json")
 
 
 @bp.get("/games/<game_id>/export.csv")
 def export_csv(game_id: str) -> Response:
     """Download one game's deals, one row per deal per player."""
     game = require_game(game_id, deals=False)
-    return exchange.csv_response(exchange.game_csv(game), f"game-{game.id}.csv")
+    return downloads.csv_response(exchange.game_csv(game), f"game-{game.id}.csv")
 
 
 # --- helpers ---------------------------------------------------------------------------

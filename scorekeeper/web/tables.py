@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import config, engine
 from scorekeeper.extensions import csrf
-from scorekeeper.http import bodies, keyring, params, ratelimits
+from scorekeeper.http import bodies, downloads, keyring, params, ratelimits
 from scorekeeper.http.htmx import render
 from scorekeeper.store import exchange, import_checks, limits, stats, tables
 from scorekeeper.store.lookup import require_table
@@ -341,14 +341,14 @@ def table_stats(table_id: str) -> str:
 def export_json(table_id: str) -> Response:
     """Download the table and all its games as lossless JSON."""
     table = require_table(table_id)
-    return exchange.json_download(exchange.export_table(table), f"{table.name}.json")
+    return downloads.json_download(exchange.export_table(table), f"{table.name}.json")
 
 
 @bp.get("/tables/<table_id>/export.csv")
 def export_csv(table_id: str) -> Response:
     """Download every deal of every game at the table, one row per player."""
     table = require_table(table_id)
-    return exchange.csv_response(exchange.table_csv(table), f"{table.name}.csv")
+    return downloads.csv_response(exchange.table_csv(table), f"{table.name}.csv")
 
 
 # --- helpers ---------------------------------------------------------------------------------
