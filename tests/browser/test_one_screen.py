@@ -12,6 +12,8 @@ state no choice or heading sticks out of the form.
 """
 
 import json
+import re
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -69,6 +71,8 @@ CASES = [
         for ruleset, counts in SEATS.items()
         for seats in counts
     ),
+    # French and Indonesian in the tallest form, five ten-letter names in Five-Handed Schmier.
+    *(case("five-handed-schmier", NAMES[:5], locale) for locale in ("fr-FR", "id-ID")),
 ]
 HEIGHT = """() => {
   const form = document.querySelector('form.deal-form');
@@ -81,10 +85,13 @@ HEIGHT = """() => {
       return r.left < box.left - 1 || r.right > box.right + 1 || e.scrollWidth > e.clientWidth + 1;
     })
     .map((e) => e.textContent.trim());
-  return {height: box.height, out: out};
+  const why = form.querySelector('.preview-why > summary');
+  const tap = why && why.checkVisibility() ? why.getBoundingClientRect().height : null;
+  return {height: box.height, out: out, why: tap};
 }"""
-"""The form's height, and the text of any choice or heading that sticks out of it (the card
-counter's sheet lies over the page, as wide as the screen: test_card_counter checks it)."""
+"""The form's height, the text of any choice or heading that sticks out of it (the card
+counter's sheet lies over the page, as wide as the screen: test_card_counter checks it),
+and the height of the preview's "Why this score" (a thumb's tap, 44 px), when shown."""
 
 
 def enter(page, entry):
@@ -110,22 +117,22 @@ def save(page):
     expect(page.locator("#deal-form .field-errors").first).to_be_visible()
 
 
-def call(page, speaker, value):
+def call(page, speaker, value, form="#deal-form"):
     """Tap one call of the auction: `speaker` is the row (in speaking order)."""
-    page.locator(f'#deal-form input[name="auction-{speaker}"][value="{value}"]').click()
+    page.locator(f'{form} input[name="auction-{speaker}"][value="{value}"]').click()
 
 
-def by_auction(page, players, deal):
+def by_auction(page, players, deal, form="#deal-form"):
     """Tap the deal in with its auction instead of its bidder and bid.
 
     Those before the bidder pass and the bidder's call ends it, as the form reads it.
     """
     open_all(page, "details.auction")
-    rows = page.locator("#deal-form fieldset.call-row legend").all_inner_texts()
+    rows = page.locator(f"{form} fieldset.call-row legend").all_inner_texts()
     bidder = rows.index(players[deal["bidder"]])
     for speaker in range(bidder):
-        call(page, speaker, "none")
-    call(page, bidder, deal["bid"])
+        call(page, speaker, "none", form)
+    call(page, bidder, deal["bid"], form)
     enter(page, {k: v for k, v in deal.items() if k not in ("bidder", "bid")})
 
 
@@ -183,9 +190,13 @@ def states(page, url, players, deal):
         yield "a point left out, refused, counts open", page.evaluate(HEIGHT)
 
 
-def correction_states(page, base, auction):
+def correction_states(page, base, auction, players, deal):
     """Yield (state, height) for the correction form of deal 1 (deal 2 follows it), and of
-    deal 2, entered with its auction (which the correction opens with)."""
+    deal 2, entered with its auction (which the correction opens with).
+
+    Deal 1 was entered with its bidder and bid: its correction with the auction opened (they
+    step aside) is then saved with its auction tapped in, and keeps them.
+    """
     preview = page.locator("#correction-totals .correction-scores")
     page.goto(f"{base}/deals/1/edit")
     expect(preview).to_be_visible()
@@ -194,6 +205,17 @@ def correction_states(page, base, auction):
         open_all(page, "details.counts")
         yield "correction, counts open", page.evaluate(HEIGHT)
     if auction:
+        page.goto(f"{base}/deals/1/edit")
+        expect(preview).to_be_visible()
+        open_all(page, "details.auction")
+        yield "correction of a deal with its bidder and bid, auction open", page.evaluate(HEIGHT)
+        by_auction(page, players, deal, "#correction-form")
+        page.locator("#correction-form .correction-buttons button.primary").click()
+        expect(page).not_to_have_url(re.compile(r"/edit$"))
+        with urllib.request.urlopen(base.replace("/games/", "/api/v1/games/") + "/deals/1") as r:
+            saved = json.load(r)
+        assert (saved["bidder"], saved["bid"]) == (deal["bidder"], deal["bid"])
+        assert deal["bid"] in saved["auction"]
         page.goto(f"{base}/deals/2/edit")
         expect(preview).to_be_visible()
         expect(page.locator("#correction-form details.auction[open]")).to_be_visible()
@@ -220,9 +242,10 @@ def test_every_state_of_the_deal_form_fits_1300_px(browser, live_server, ruleset
         expect(page.locator("#deal-entry")).to_have_attribute("data-number", "3")
     else:
         api(live_server, f"/api/v1/games/{game['id']}/deals", deal, game["edit_token"])
-    heights |= correction_states(page, base, auction)
+    heights |= correction_states(page, base, auction, players, deal)
     context.close()
     sticking_out = {state: m["out"] for state, m in heights.items() if m["out"]}
+    short_why = {state: m["why"] for state, m in heights.items() if (m["why"] or 44) < 44}
     heights = {state: m["height"] for state, m in heights.items()}
     print(
         f"\n{ruleset} {players[0]} {locale}: "
@@ -230,3 +253,4 @@ def test_every_state_of_the_deal_form_fits_1300_px(browser, live_server, ruleset
     )
     assert {state: round(h) for state, h in heights.items() if h > FORM_MAX} == {}
     assert sticking_out == {}
+    assert short_why == {}
