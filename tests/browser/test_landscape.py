@@ -26,7 +26,7 @@ def test_once_scrolled_the_scoreboard_stays_beside_the_form(browser, live_server
             api(live_server, f"/api/v1/games/{game['id']}/deals", deal, game["edit_token"])
         page.goto(f"{live_server}/games/{game['id']}/edit/{game['edit_token']}")
         expect(page.locator("#deal-form")).to_be_visible()
-        for target in ("#deal-form button.primary", "#history"):
+        for target in ("#deal-form button[data-save]", "#history"):
             page.locator(target).scroll_into_view_if_needed()
             page.mouse.wheel(0, 600)
             page.wait_for_timeout(200)
