@@ -8,7 +8,8 @@
    without this file: the form then posts as it always did. */
 (function () {
   "use strict";
-  if (!window.indexedDB || !window.fetch || !window.URLSearchParams || !window.crypto) { return; }
+  if (!window.indexedDB || !window.fetch || !window.URLSearchParams || !window.crypto ||
+      !window.scorekeeperStore) { return; }
 
   var me = document.currentScript;
   var NEW_GAME = me ? me.dataset.newGame : "/games/new";
@@ -16,45 +17,12 @@
   var RETRY_EVERY = 10000; /* ms between tries while games wait */
   var kept = [];
   var sending = false;
-  var opened = null;
   var channel = window.BroadcastChannel ? new BroadcastChannel("scorekeeper-games") : null;
 
-  /* --- the store: IndexedDB `scorekeeper`, the same database as the deals kept ------- */
-
-  function database() {
-    if (!opened) {
-      opened = new Promise(function (resolve, reject) {
-        var request = indexedDB.open("scorekeeper", 2);
-        request.onupgradeneeded = function () {
-          var db = request.result;
-          if (!db.objectStoreNames.contains("outbox")) {
-            db.createObjectStore("outbox", { keyPath: "key", autoIncrement: true });
-          }
-          if (!db.objectStoreNames.contains("games")) {
-            db.createObjectStore("games", { keyPath: "key", autoIncrement: true });
-          }
-        };
-        request.onsuccess = function () {
-          var db = request.result;
-          db.onversionchange = function () { db.close(); opened = null; };
-          resolve(db);
-        };
-        request.onerror = function () { reject(request.error); };
-      });
-    }
-    return opened;
-  }
+  /* --- the store: IndexedDB `scorekeeper`'s `games`, opened by static/outbox.js -------- */
 
   function transact(mode, work) {
-    return database().then(function (db) {
-      return new Promise(function (resolve, reject) {
-        var tx = db.transaction("games", mode);
-        var request = work(tx.objectStore("games"));
-        tx.oncomplete = function () { resolve(request ? request.result : undefined); };
-        tx.onerror = function () { reject(tx.error); };
-        tx.onabort = function () { reject(tx.error); };
-      });
-    });
+    return window.scorekeeperStore.transact("games", mode, work);
   }
 
   function readAll() {

@@ -20,21 +20,22 @@
   var opened = null;
   var channel = window.BroadcastChannel ? new BroadcastChannel("scorekeeper-outbox") : null;
 
-  /* --- the store: one IndexedDB object store, in the order deals were kept ---------- */
+  /* --- the store: IndexedDB `scorekeeper`, one object store a kind of thing kept ------ */
+  /* `outbox` holds the deals kept, in the order they were kept; `games` (version 2) the
+     games started offline (static/kept-games.js, which loads after this file and uses
+     `window.scorekeeperStore`, so the database's shape is written here only). */
 
   function database() {
     if (!opened) {
       opened = new Promise(function (resolve, reject) {
-        /* Version 2 added `games`, the games started offline (static/kept-games.js). */
         var request = indexedDB.open("scorekeeper", 2);
         request.onupgradeneeded = function () {
           var db = request.result;
-          if (!db.objectStoreNames.contains("outbox")) {
-            db.createObjectStore("outbox", { keyPath: "key", autoIncrement: true });
-          }
-          if (!db.objectStoreNames.contains("games")) {
-            db.createObjectStore("games", { keyPath: "key", autoIncrement: true });
-          }
+          ["outbox", "games"].forEach(function (name) {
+            if (!db.objectStoreNames.contains(name)) {
+              db.createObjectStore(name, { keyPath: "key", autoIncrement: true });
+            }
+          });
         };
         request.onsuccess = function () {
           var db = request.result;
@@ -47,16 +48,23 @@
     return opened;
   }
 
-  function transact(mode, work) {
+  /* Run `work` on one object store in one transaction; resolve with its request's result. */
+  function transactOn(name, mode, work) {
     return database().then(function (db) {
       return new Promise(function (resolve, reject) {
-        var tx = db.transaction("outbox", mode);
-        var request = work(tx.objectStore("outbox"));
+        var tx = db.transaction(name, mode);
+        var request = work(tx.objectStore(name));
         tx.oncomplete = function () { resolve(request ? request.result : undefined); };
         tx.onerror = function () { reject(tx.error); };
         tx.onabort = function () { reject(tx.error); };
       });
     });
+  }
+
+  window.scorekeeperStore = { transact: transactOn };
+
+  function transact(mode, work) {
+    return transactOn("outbox", mode, work);
   }
 
   function readAll() {
