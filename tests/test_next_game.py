@@ -184,7 +184,7 @@ def offered_line_ups(client):
     section = page[
         page.index('class="lineups"') : page.index("</section>", page.index('class="lineups"'))
     ]
-    return re.findall(r'<a class="button small" href="[^"]*">([^<]*)</a>', section)
+    return re.findall(r'<a class="button small" href="[^"]*"[^>]*>([^<]*)</a>', section)
 
 
 def test_every_recent_line_up_is_offered_newest_first_up_to_a_cap(client):
