@@ -259,7 +259,11 @@
     var last = lastKept(game);
     var number = Number((form.querySelector('input[name="number"]') || {}).value);
     var fixing = ofGame(game).filter(function (e) { return e.state === "editing"; })[0];
-    if (fixing && number === fixing.number) { return; }
+    /* A deal brought back to the form keeps its number until it is saved or discarded. */
+    if (fixing) {
+      if (number !== fixing.number) { numberForm(fixing.number); }
+      return;
+    }
     if (last && number <= last) { numberForm(last + 1); }
   }
 
@@ -508,9 +512,13 @@
         else if (input.type !== "hidden") { input.value = value; }
       });
     });
+    /* Known as being edited at once, not only once the phone has stored it: a live answer
+       settling in between would otherwise number the form past it. */
+    var fixing = Object.assign({}, entry, { state: "editing" });
+    kept = kept.map(function (e) { return e.key === entry.key ? fixing : e; });
     numberForm(entry.number);
     form.dispatchEvent(new Event("change", { bubbles: true }));
-    return put([Object.assign({}, entry, { state: "editing" })]).then(function () {
+    return put([fixing]).then(function () {
       document.getElementById("deal-entry").scrollIntoView({ block: "start" });
     });
   }

@@ -200,6 +200,32 @@ def test_a_kept_deal_the_rules_refuse_goes_back_to_the_form_and_is_saved_from_th
     assert {k: stored[0][k] for k in DEAL_1_API} == DEAL_1_API
 
 
+def test_a_deal_back_in_the_form_keeps_its_number_when_a_live_answer_settles_meanwhile(
+    phone, live_server
+):
+    """The live answer that follows the connection's return can settle while the phone is
+    still storing "back in the form": the form stays the refused deal's, not the next."""
+    game = new_game(live_server)
+    editor = open_as_editor(phone, live_server, game)
+    phone.set_offline(True)
+    tap(editor, DEAL_1[:6])
+    editor.get_by_role("button", name="Save deal").click()
+    expect(editor.locator("#outbox")).to_be_visible()
+    phone.set_offline(False)
+    line = editor.locator("#kept-1")
+    expect(line).to_contain_text("Deal 1 was not saved:", timeout=10000)
+    # The tap and a settling live answer in one task: the store has not answered yet.
+    editor.evaluate(
+        """() => {
+            document.querySelector('#kept-1 [data-outbox="form"]').click();
+            document.body.dispatchEvent(new CustomEvent("htmx:afterSettle", { bubbles: true }));
+        }"""
+    )
+    expect(line).to_contain_text("Deal 1 is back in the form")
+    expect(editor.get_by_role("heading", name="Deal 1", exact=True)).to_be_visible()
+    expect(editor.locator('#deal-form input[name="number"]')).to_have_value("1")
+
+
 def cut_off(context):
     """Take the phone off the network: its pages, and its service worker's own fetches."""
     context.set_offline(True)
