@@ -43,6 +43,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
@@ -331,8 +332,10 @@ def _lighthouse(server: Server, game: dict) -> list[str]:
     print(f"Lighthouse ({LIGHTHOUSE}, mobile), FLASK_HTMX_LOCAL_ONLY=true")
     print(f"  {'page':16s}" + "".join(f"{c:>16s}" for c in CATEGORIES))
     for label, url, cookie_header in pages:
-        scores = _lighthouse_scores(npx, url, cookie_header)
+        scores, missed = _lighthouse_scores(npx, url, cookie_header)
         print(f"  {label:16s}" + "".join(f"{scores[c]:16d}" for c in CATEGORIES))
+        for audit in missed:
+            print(f"    missed: {audit}")
         failures += [
             f"Lighthouse {c} {scores[c]} on {label}" for c in CATEGORIES if scores[c] < 100
         ]
@@ -355,7 +358,8 @@ def _session_cookie(edit_link: str) -> str:
     raise SystemExit("the edit link gave no session cookie")
 
 
-def _lighthouse_scores(npx: str, url: str, cookie: str | None) -> dict[str, int]:
+def _lighthouse_scores(npx: str, url: str, cookie: str | None) -> tuple[dict[str, int], list[str]]:
+    """Return each category's score, and the audits that cost a category points."""
     with _report_file() as report:
         command = [
             npx, "--yes", LIGHTHOUSE, url,
@@ -368,7 +372,24 @@ def _lighthouse_scores(npx: str, url: str, cookie: str | None) -> dict[str, int]
         env = {**os.environ, "CHROME_PATH": CHROMIUM}
         subprocess.run(command, check=True, env=env, timeout=300, stdout=subprocess.DEVNULL)
         result = json.loads(report.read_text())
-    return {c: round(100 * (result["categories"][c]["score"] or 0)) for c in CATEGORIES}
+    scores = {c: round(100 * (result["categories"][c]["score"] or 0)) for c in CATEGORIES}
+    audits = result["audits"]
+    missed = [
+        f"{c}: {ref['id']} ({audits[ref['id']].get('title', '')}){_where(audits[ref['id']])}"
+        for c in CATEGORIES
+        for ref in result["categories"][c]["auditRefs"]
+        if ref.get("weight")
+        and (audits[ref["id"]].get("score") is not None)
+        and audits[ref["id"]]["score"] < 1
+    ]
+    return scores, missed
+
+
+def _where(audit: dict[str, Any]) -> str:
+    """Return the page's elements an audit names, the first three, for the reader."""
+    items = (audit.get("details") or {}).get("items") or []
+    nodes = [item["node"] for item in items if isinstance(item.get("node"), dict)]
+    return "".join(f"\n      {node.get('selector', '')}" for node in nodes[:3])
 
 
 @contextmanager
