@@ -57,11 +57,19 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             played = Path(folder) / "games.json"
             played.write_text(json.dumps(_start_games(url, args.tables)))
+            sessions_before = _sessions(args.server, name)
             with _serve("scorekeeper:create_app()", url) as app:
+                cpu_before = app.cpu_seconds()
                 stats = _locust(app.base, played, args.tables, args.minutes, Path(folder))
+                cpu = app.cpu_seconds() - cpu_before
+            sessions = _sessions(args.server, name) - sessions_before
     finally:
         _admin(args.server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     failures = _report(stats, args.tables)
+    print(
+        f"The app's processes used {cpu:.0f} s of CPU during Locust's run; PostgreSQL"
+        f" sessions opened to the run's database meanwhile: {sessions}"
+    )
     if failures:
         print("FAILED: " + "; ".join(failures))
         raise SystemExit(1)
@@ -72,6 +80,18 @@ def _admin(server: str, statement: str) -> None:
     conninfo = make_url(server).set(drivername="postgresql").render_as_string(hide_password=False)
     with psycopg.connect(conninfo, autocommit=True) as connection:
         connection.execute(statement)
+
+
+def _sessions(server: str, database: str) -> int:
+    """Return how many sessions PostgreSQL has opened to this database so far (its
+    statistics, ``pg_stat_database.sessions``): each is a connection the app made."""
+    conninfo = make_url(server).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(conninfo, autocommit=True) as connection:
+        connection.execute("SELECT pg_stat_clear_snapshot()")
+        row = connection.execute(
+            "SELECT sessions FROM pg_stat_database WHERE datname = %s", (database,)
+        ).fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
 
 
 def _start_games(url: str, tables: int) -> list[dict]:

@@ -102,11 +102,33 @@ LOCK_TIMEOUT_MS = 5000
 """How long a PostgreSQL statement waits for a lock before the request answers 503."""
 
 
+POOL_SIZE = 20
+"""PostgreSQL connections each process keeps open for its requests.
+
+A gevent worker runs hundreds of requests at once, and a few dozen of them may want the
+database at the same moment (a new version brings every phone following the game). With
+SQLAlchemy's default of 5 kept (and 10 more lent for a burst, closed as they come back),
+each burst opened and closed connections: a new PostgreSQL session each time, a server
+process started and several round trips before the first statement. 85 sessions were
+opened in half a minute of 100 tables, against 24 with 20 kept (bench/load.py prints the
+count). Two workers keep at most 40, lend at most 20 more (MAX_OVERFLOW): within
+PostgreSQL's default of 100 connections. With more workers or instances on one server,
+set ``FLASK_SQLALCHEMY_ENGINE_OPTIONS='{"pool_size": …, "max_overflow": …}'``."""
+
+MAX_OVERFLOW = 10
+"""Connections a process opens beyond POOL_SIZE for a burst, closed when handed back."""
+
+
 def engine_options(url: str) -> dict[str, Any]:
     """Return SQLAlchemy engine options for this database: on PostgreSQL a lock timeout,
-    so a write that cannot get its lock answers 503 instead of waiting for the worker's end."""
+    so a write that cannot get its lock answers 503 instead of waiting for the worker's end,
+    and a pool sized for a gevent worker's bursts (POOL_SIZE)."""
     if url.startswith("postgresql"):
-        return {"connect_args": {"options": f"-c lock_timeout={LOCK_TIMEOUT_MS}"}}
+        return {
+            "connect_args": {"options": f"-c lock_timeout={LOCK_TIMEOUT_MS}"},
+            "pool_size": POOL_SIZE,
+            "max_overflow": MAX_OVERFLOW,
+        }
     return {}
 
 
