@@ -399,10 +399,21 @@ class Game:
         last = state.last
         outcome = state.outcome
         dealer = state.next_dealer
+        players = self.config.players
+        first = self.config.ruleset.first_speaker(self.config, dealer)
+        seats = self.config.seats
         return {
             "number": state.deal_count + 1,
-            "dealer": self.config.players[dealer],
-            "dealer_line": words("%(name)s deals next", name=self.config.players[dealer]),
+            "dealer": players[dealer],
+            "dealer_line": words("%(name)s deals next", name=players[dealer]),
+            # The deal form's whose-turn line and its auction's rows, in speaking order
+            # (templates/games/_turn.html, scorekeeper/web/forms.py `speakers`).
+            "turn": words(
+                "%(dealer)s deals · %(first)s bids first",
+                dealer=players[dealer],
+                first=players[first],
+            ),
+            "speakers": [players[(first + i) % seats] for i in range(seats)],
             "sides": [
                 {
                     "label": label,
@@ -468,6 +479,52 @@ class Phone:
         except engine.RuleViolation as exc:
             return json.dumps({"ok": False, "fields": game.fields_at_fault(exc)})
         return json.dumps({"ok": True, "fields": {}})
+
+    def made_here(self, game_id: str, setup: str) -> str:
+        """Take a game started on this phone, its new-game form's fields as kept (static/
+        kept-games.js); answer its state, as `load` does for a game the server stores."""
+        document = {"id": game_id, **setup_of(_taps(json.loads(setup))), "deals": []}
+        game = Game(document, self.words)
+        self.games[game_id] = game
+        return json.dumps(game.board(game.stored))
+
+
+def setup_of(taps: Taps) -> dict[str, Any]:
+    """Return a game's setup from the new-game form's fields, as scorekeeper/web/forms.py's
+    NewGameForm reads them (names in seat order, empty optional seats at the end left out;
+    a target left empty or as shown is the game's own; house rules sent as their JSON text).
+    """
+    rules = engine.get_ruleset(_first(taps, "ruleset") or "")
+    names = [(_first(taps, f"players-{seat}") or "").strip() for seat in range(rules.max_players)]
+    while len(names) > rules.min_players and not names[-1]:
+        names.pop()
+    dealer = _first(taps, "first_dealer") or ""
+    typed = (_first(taps, "target") or "").strip()
+    target = (
+        int(typed)
+        if typed.isascii() and typed.isdigit() and typed != (_first(taps, "target_shown") or "")
+        else rules.target
+    )
+    house_rules: dict[str, Any] = {}
+    for name, rule in rules.house_rules.items():
+        sent = _first(taps, f"hr_{name}")
+        house_rules[name] = next(
+            (v for v in rule.values if house_rule_text(v) == sent), rule.default
+        )
+    return {
+        "ruleset": rules.id,
+        "players": names,
+        "first_dealer": int(dealer) if dealer.isascii() and dealer.isdigit() else 0,
+        "target": target,
+        "house_rules": house_rules,
+    }
+
+
+def house_rule_text(value: object) -> str:
+    """Return a house rule's value as the new-game form sends it (booleans as true/false)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def _after(game: Game, kept: Sequence[Taps]) -> engine.GameState | None:

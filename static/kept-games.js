@@ -14,6 +14,7 @@
   var me = document.currentScript;
   var NEW_GAME = me ? me.dataset.newGame : "/games/new";
   var GAME = me ? me.dataset.game : "/games/{id}";
+  var MADE_HERE = me ? me.dataset.madeHere : "/offline/games/{ruleset}";
   var RETRY_EVERY = 10000; /* ms between tries while games wait */
   var kept = [];
   var sending = false;
@@ -92,6 +93,14 @@
       var line = document.createElement("p");
       line.textContent = text(entry.state, { why: entry.why || text("unknown") });
       item.appendChild(line);
+      if (entry.state === "waiting") {
+        /* Its page on this phone: the deals are entered, kept and scored there. */
+        var play = document.createElement("a");
+        play.className = "button primary";
+        play.href = madeHere(entry);
+        play.textContent = text("play");
+        item.appendChild(play);
+      }
       if (entry.state === "refused") {
         var actions = document.createElement("div");
         actions.className = "actions";
@@ -102,6 +111,11 @@
       list.appendChild(item);
     });
     element.hidden = kept.length === 0 && !element.querySelector(".kept-games-said").textContent;
+  }
+
+  function madeHere(entry) {
+    var ruleset = new URLSearchParams(entry.body).get("ruleset") || "";
+    return MADE_HERE.replace("{ruleset}", encodeURIComponent(ruleset)) + "#" + encodeURIComponent(entry.id);
   }
 
   /* --- the new-game form ------------------------------------------------------------- */
@@ -139,6 +153,15 @@
     event.stopPropagation();
     var body = new URLSearchParams(event.submitter ? new FormData(form, event.submitter) : new FormData(form));
     if (body.get("switch")) { switchOffline(form); return; }
+    /* "Draw at random" is drawn here: the deals entered on this phone are dealt from it. */
+    if (body.get("first_dealer") === "random") {
+      var seats = 0;
+      body.forEach(function (value, name) {
+        var seat = /^players-(\d+)$/.exec(name);
+        if (seat && value.trim()) { seats = Math.max(seats, Number(seat[1]) + 1); }
+      });
+      if (seats) { body.set("first_dealer", String(crypto.getRandomValues(new Uint32Array(1))[0] % seats)); }
+    }
     var entry = {
       id: random(16),
       token: random(32),
@@ -280,13 +303,18 @@
     }, function () { return null; }); /* no answer: later */
   }
 
+  /* The game this page is for, when it is the page of a game started on this phone. */
+  function pageGame() { return window.scorekeeperMadeHere ? window.scorekeeperMadeHere.id : null; }
+
   function sendAll() {
     var url = new URL(NEW_GAME, location.href).href;
     var waiting = kept.filter(function (e) { return e.state === "waiting"; });
     var started = null;
     return waiting.reduce(function (chain, entry) {
       return chain.then(function () {
-        return sendOne(entry, url).then(function (done) { if (done && !started) { started = done; } });
+        return sendOne(entry, url).then(function (done) {
+          if (done && (!started || done.id === pageGame())) { started = done; }
+        });
       });
     }, Promise.resolve()).then(function () { return started; });
   }
@@ -298,9 +326,12 @@
     var done = navigator.locks ? navigator.locks.request("scorekeeper-games", run) : run();
     return Promise.resolve(done).then(function (started) {
       sending = false;
-      /* Started: this phone holds its edit rights; from home or the new-game page it
-         goes to the game at once (elsewhere the game waits in the list on home). */
-      if (started && box()) { location.assign(GAME.replace("{id}", encodeURIComponent(started.id))); }
+      /* Started: this phone holds its edit rights; from home, the new-game page or the
+         game's page on this phone it goes to the game at once (elsewhere the game waits
+         in the list on home); there the deals kept for it are sent, in order. */
+      if (started && (box() || started.id === pageGame())) {
+        location.assign(GAME.replace("{id}", encodeURIComponent(started.id)));
+      }
     }, function () { sending = false; });
   }
 

@@ -67,8 +67,23 @@
     return transactOn("outbox", mode, work);
   }
 
+  /* The games started on this phone that the server has not started yet (static/kept-
+     games.js): their deals are kept, never posted, until it has. */
+  var held = {};
+
+  function readHeld() {
+    return transactOn("games", "readonly", function (store) { return store.getAll(); }).then(function (all) {
+      held = {};
+      (all || []).forEach(function (game) { held[game.id] = true; });
+    }, function () { return null; });
+  }
+
   function readAll() {
-    return transact("readonly", function (store) { return store.getAll(); }).then(function (all) {
+    return Promise.all([
+      transact("readonly", function (store) { return store.getAll(); }),
+      readHeld(),
+    ]).then(function (read) {
+      var all = read[0];
       kept = all || [];
       render();
       fitForm();
@@ -96,6 +111,12 @@
   }
 
   if (channel) { channel.onmessage = function () { readAll(); }; }
+  /* A game started on this phone was started on the server: its deals may go now. */
+  if (window.BroadcastChannel) {
+    new BroadcastChannel("scorekeeper-games").onmessage = function () { readAll().then(send); };
+  }
+  /* Another script changed what the page shows (static/made-here.js put in its form). */
+  document.addEventListener("outbox:changed", function () { readAll(); });
 
   /* What the phone's engine reads: the deals kept, oldest first, as last read. */
   window.scorekeeperOutbox = { kept: function () { return kept.slice(); } };
@@ -338,7 +359,10 @@
     var data = event.submitter ? new FormData(form, event.submitter) : new FormData(form);
     var body = new URLSearchParams(data);
     var game = gameOf(form.getAttribute("action"));
-    if (navigator.onLine !== false && before(game, Number(body.get("number"))).length === 0) { return; }
+    /* A game the server does not know yet (or that only its page on this phone shows)
+       keeps every deal: there is no server page to post it to. */
+    var unknown = held[game] || (window.scorekeeperMadeHere && window.scorekeeperMadeHere.id === game);
+    if (navigator.onLine !== false && !unknown && before(game, Number(body.get("number"))).length === 0) { return; }
     event.preventDefault();
     event.stopPropagation();
     if (body.get("discard")) {
@@ -395,12 +419,15 @@
   /* The oldest deal that may go now: a game's deals go in order, so one the server
      refused holds back the ones kept after it. */
   function nextToSend() {
-    var held = {};
+    /* The page of a game started on this phone never sends its deals: once the server has
+       started the game, the phone opens the server's page of it, which sends them. */
+    var here = window.scorekeeperMadeHere ? window.scorekeeperMadeHere.id : null;
+    var waits = {};
     for (var i = 0; i < kept.length; i += 1) {
       var entry = kept[i];
-      if (held[entry.game]) { continue; }
+      if (waits[entry.game] || held[entry.game] || entry.game === here) { continue; }
       if (entry.state === "waiting" || entry.state === "correcting") { return entry; }
-      held[entry.game] = true;
+      waits[entry.game] = true;
     }
     return null;
   }

@@ -79,13 +79,26 @@
 
   /* --- the game as stored, and the deals kept on this phone --------------------------- */
 
+  /* A game started on this phone (static/made-here.js): the server has no export of it;
+     the engine starts it from its new-game fields as kept. */
+  var madeHere = window.scorekeeperMadeHere || null;
+
+  function stored() {
+    if (madeHere) {
+      return madeHere.setup.then(function (kept) {
+        return call("made_here", [game, JSON.stringify(pairs(kept.body))]);
+      });
+    }
+    return fetch(outbox().dataset.export, { credentials: "same-origin" }).then(function (answer) {
+      if (!answer.ok) { throw new Error("no export"); }
+      return answer.text();
+    }).then(function (text) { return call("load", [text]); });
+  }
+
   function load() {
     var element = outbox();
     if (!ready || !element) { return Promise.resolve(); }
-    return fetch(element.dataset.export, { credentials: "same-origin" }).then(function (answer) {
-      if (!answer.ok) { throw new Error("no export"); }
-      return answer.text();
-    }).then(function (text) { return call("load", [text]); }).then(function (board) {
+    return stored().then(function (board) {
       loaded = JSON.parse(board);
       document.documentElement.dataset.phoneEngine = "ready";
       return scoreKept().then(preview);
@@ -123,7 +136,7 @@
   }
 
   /* The server's preview knows only the deals it stores. */
-  function phoneOnly() { return navigator.onLine === false || kept().length > 0; }
+  function phoneOnly() { return Boolean(madeHere) || navigator.onLine === false || kept().length > 0; }
 
   /* --- what the page shows ------------------------------------------------------------ */
 
@@ -287,16 +300,42 @@
     return section;
   }
 
+  /* The form for the deal after the deals kept: who deals it and speaks first, the
+     auction's rows in that order, and no form once the game is over. */
+  function fitTurn(played) {
+    var entry = document.getElementById("deal-entry");
+    var form = document.getElementById("deal-form");
+    if (!entry || !form) { return; }
+    var number = Number((form.querySelector('input[name="number"]') || {}).value);
+    if (number !== played.number) { return; }
+    entry.querySelectorAll("[data-turn]").forEach(function (turn) {
+      turn.textContent = played.turn;
+      turn.hidden = false;
+    });
+    form.querySelectorAll("details.auction .call-row > legend").forEach(function (legend, index) {
+      if (played.speakers[index] !== undefined) { legend.textContent = played.speakers[index]; }
+    });
+    entry.querySelectorAll("#deal-form, .flag, .turn").forEach(function (part) { part.hidden = played.finished; });
+    var over = entry.querySelector(".deal-entry-over");
+    if (played.finished && !over) {
+      over = element("p", "note deal-entry-over", text("over"));
+      entry.appendChild(over);
+    }
+    if (over) { over.hidden = !played.finished; }
+  }
+
   function scoreKept() {
     var going = kept();
     var element = outbox();
+    var place = document.querySelector("[data-phone-board]");
     if (!ready || !loaded || !element) { return Promise.resolve(); }
     var old = element.querySelector(".outbox-board");
-    if (!going.length) { if (old) { old.remove(); } return Promise.resolve(); }
+    if (!going.length && !place) { if (old) { old.remove(); } return Promise.resolve(); }
     return call("play", [game, keptTaps()]).then(function (answer) {
       var played = JSON.parse(answer);
       var box = outbox();
       if (!box) { return; }
+      fitTurn(played);
       played.deals.forEach(function (deal, index) {
         var item = document.getElementById("kept-" + deal.number);
         if (!item) { return; }
@@ -323,9 +362,10 @@
           item.appendChild(undo);
         }
       });
-      var board = box.querySelector(".outbox-board");
       var made = boardNodes(played);
-      if (board) { board.replaceWith(made); } else { box.insertBefore(made, box.querySelector(".outbox-deals")); }
+      /* The page of a game started on this phone has its scoreboard from here alone. */
+      var board = place ? place.querySelector(".outbox-board") : box.querySelector(".outbox-board");
+      if (board) { board.replaceWith(made); } else if (place) { place.appendChild(made); } else { box.insertBefore(made, box.querySelector(".outbox-deals")); }
     }).catch(function () { return null; });
   }
 
@@ -334,7 +374,7 @@
   /* A live answer (a deal saved here or on another phone): the game as stored again. */
   document.addEventListener("htmx:afterSettle", function (event) {
     var target = event.detail.target;
-    if (target && (target.id === "game" || target.id === "scoreboard") && navigator.onLine !== false) { load(); }
+    if (target && (target.id === "game" || target.id === "scoreboard") && navigator.onLine !== false && !madeHere) { load(); }
   });
 
   function idle() {

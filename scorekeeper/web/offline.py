@@ -7,16 +7,26 @@ shell, takes over at once and drops the old shell; the pages this phone opened, 
 deals kept on it (static/outbox.js, in IndexedDB), stay.
 """
 
+import difflib
 import functools
 import hashlib
 import io
+import itertools
+import json
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, render_template, url_for
+from flask_babel import get_locale
+from flask_wtf.csrf import generate_csrf as csrf_token
+from markupsafe import Markup
 
 from scorekeeper import engine
 from scorekeeper.http.security import HTMX_CDN_URL
+from scorekeeper.phone import house_rule_text
+from scorekeeper.web.forms import deal_form
+from scorekeeper.web.game_page import turn
 
 bp = Blueprint("offline", __name__)
 
@@ -169,6 +179,119 @@ def bundle(digest: str) -> Response:
     return response
 
 
+# --- a game started on this phone: its page, before the server knows it ------------------
+
+MADE_HERE_ID = "made-on-this-phone"
+"""Where a page for a game made on the phone names its id (static/made-here.js puts the
+game's own in its place)."""
+
+
+def seat_mark(seat: int) -> str:
+    """Return what stands for the name in this seat on that page (the phone writes it in)."""
+    return f"\u27e6{seat}\u27e7"
+
+
+def setups(ruleset: engine.Ruleset) -> list[tuple[int, dict[str, Any]]]:
+    """Return every table a game of this ruleset can be set up with: seats and house rules."""
+    rules = list(ruleset.house_rules.items())
+    found = []
+    for seats in range(ruleset.min_players, ruleset.max_players + 1):
+        for values in itertools.product(*(rule.values for _name, rule in rules)):
+            found.append((seats, {name: v for (name, _rule), v in zip(rules, values, strict=True)}))
+    return found
+
+
+CSRF_MARK = "made-here-csrf-token"
+"""Where the deal entries of that page, kept for every phone (`deal_entries`), hold the
+CSRF token; each page gets its browser's own."""
+
+
+def deal_entries(ruleset: engine.Ruleset) -> str:
+    """Return, as JSON, the deal entry of a game's first deal for every setup of this
+    ruleset: the seats, then each house rule's value as the form sends it ("5 true false").
+
+    The names are marks (`seat_mark`), the first dealer seat 0: the phone writes in the
+    names, and its engine the turn and the auction's speakers. One entry per seat count is
+    given whole (`bases`); every setup names its base and the lines that differ from it
+    (`patch`: [first line, end line, lines instead]), so a house rule that changes a hint
+    costs a line, not a form. Worked out once per ruleset, language and release.
+    """
+    key = (ruleset.id, str(get_locale()), release())
+    if key not in _ENTRIES:
+        # Inside a <script> block: no "<" may close it.
+        _ENTRIES[key] = json.dumps(_deal_entries(ruleset)).replace("<", "\\u003c")
+    return _ENTRIES[key]
+
+
+_ENTRIES: dict[tuple[str, str, str], str] = {}
+
+
+def _deal_entries(ruleset: engine.Ruleset) -> dict[str, Any]:
+    bases: list[str] = []
+    base_of: dict[int, int] = {}
+    variants: list[dict[str, Any]] = []
+    for seats, house_rules in setups(ruleset):
+        config = engine.configure(
+            ruleset=ruleset.id,
+            players=[seat_mark(seat) for seat in range(seats)],
+            first_dealer=0,
+            house_rules=house_rules,
+        )
+        html = render_template(
+            "games/_deal_entry.html",
+            form=deal_form(config, 0, number=1, fresh=True),
+            game={"id": MADE_HERE_ID, "deals": [], "ruleset": ruleset.id},
+            config=config,
+            ruleset=ruleset,
+            turn=turn(config, 0),
+            history=[],
+            finished=False,
+            oob=False,
+        ).replace(csrf_token(), CSRF_MARK)
+        setup = " ".join([str(seats), *(house_rule_text(v) for v in house_rules.values())])
+        if seats not in base_of:
+            base_of[seats] = len(bases)
+            bases.append(html)
+        base = bases[base_of[seats]].split("\n")
+        lines = html.split("\n")
+        patch = [
+            [i1, i2, lines[j1:j2]]
+            for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+                None, base, lines, autojunk=False
+            ).get_opcodes()
+            if tag != "equal"
+        ]
+        same = next(
+            (v for v in variants if v["base"] == base_of[seats] and v["patch"] == patch), None
+        )
+        if same is not None:
+            same["setups"].append(setup)
+        else:
+            variants.append({"setups": [setup], "base": base_of[seats], "patch": patch})
+    return {"bases": bases, "variants": variants}
+
+
+@bp.get("/offline/games/<ruleset_id>")
+def made_here(ruleset_id: str) -> str:
+    """Show the page of a game started on this phone with no connection, for this ruleset.
+
+    Kept by the service worker from the start; static/made-here.js fills it from the game
+    kept on the phone (its address ends with `#<the game's id>`), and the outbox and the
+    phone's engine then work on it as on a game page the server made.
+    """
+    ruleset = next((r for r in engine.rulesets() if r.id == ruleset_id), None)
+    if ruleset is None:
+        abort(404)
+    return render_template(
+        "offline/game.html",
+        ruleset=ruleset,
+        game={"id": MADE_HERE_ID, "ruleset": ruleset.id},
+        entries=Markup(deal_entries(ruleset).replace(CSRF_MARK, csrf_token())),
+        house_rules=list(ruleset.house_rules),
+        defaults=[house_rule_text(rule.default) for rule in ruleset.house_rules.values()],
+    )
+
+
 def shell() -> list[str]:
     """Return the addresses every page needs, kept by the worker before it takes over."""
     files = _shell_files(Path(current_app.static_folder or ROOT / "static"))
@@ -177,16 +300,19 @@ def shell() -> list[str]:
 
 def pages() -> list[str]:
     """Return the pages kept from the start: home, the rules, the new-game page for each
-    game (a game can be started offline: static/kept-games.js), and the page for any other."""
+    game (a game can be started offline: static/kept-games.js) and the page of a game
+    started so (static/made-here.js), and the page for any other."""
     rulesets = engine.rulesets()
     rules = [url_for("rules.show", ruleset_id=ruleset.id) for ruleset in rulesets]
     new = [url_for("games.new", ruleset=ruleset.id) for ruleset in rulesets]
+    made_here_pages = [url_for("offline.made_here", ruleset_id=ruleset.id) for ruleset in rulesets]
     return [
         url_for("games.home"),
         url_for("rules.index"),
         *rules,
         url_for("games.new"),
         *new,
+        *made_here_pages,
         url_for("offline.page"),
     ]
 
