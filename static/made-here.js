@@ -9,10 +9,10 @@
    Nothing of the rules is here: which entry fits a setup, the server said. */
 (function () {
   "use strict";
-  var page = document.querySelector("[data-made-here]");
+  var page = document.querySelector("[data-made-here-game]");
   var box = document.getElementById("outbox");
   if (!page || !box) { return; }
-  var MARK = page.dataset.madeHere;
+  var MARK = page.dataset.madeHereGame;
   var id = "";
   try { id = decodeURIComponent(location.hash.slice(1)); } catch (error) { id = ""; }
   var known = /^[A-Za-z0-9_-]{16,64}$/.test(id);
