@@ -368,6 +368,7 @@ class Game:
             ],
             "why_title": words("Why this score"),
             "why": [words.message(m) for m in engine.explain_deal(self.config, result)],
+            "dealt_by": words("dealt by %(name)s", name=self.config.players[result.dealer]),
         }
 
     def play(self, kept: Sequence[Taps]) -> dict[str, Any]:

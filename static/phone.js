@@ -324,13 +324,63 @@
     if (over) { over.hidden = !played.finished; }
   }
 
+  /* The deals kept, scored, at the top of the game's history (templates/games/_deal.html's
+     words): newest first, each said to be on this phone only. */
+  function showInHistory(played) {
+    var history = document.getElementById("history");
+    if (!history) { return; }
+    history.querySelectorAll(".deals-kept").forEach(function (old) { old.remove(); });
+    var scored = played.deals.filter(function (deal) { return deal.result; });
+    var none = history.querySelector(":scope > p.meta");
+    if (none) { none.hidden = scored.length > 0; }
+    if (!scored.length) { return; }
+    var list = element("ol", "deals deals-kept");
+    list.setAttribute("aria-label", text("historyKept"));
+    scored.slice().reverse().forEach(function (deal) {
+      var result = deal.result;
+      var item = element("li", "deal is-kept " + (result.thrown_in ? "is-thrown-in" : result.made ? "is-made" : "is-set"));
+      item.id = "kept-deal-" + deal.number;
+      var title = element("h3", "", text("deal", { n: deal.number }) + " ");
+      title.appendChild(element("span", "sub", result.dealt_by + " · " + text("notSent")));
+      item.appendChild(title);
+      if (result.thrown_in) {
+        item.appendChild(element("p", "", result.thrown_in));
+      } else {
+        var contract = element("p", "contract");
+        contract.appendChild(element("strong", "outcome", result.said));
+        item.appendChild(contract);
+        var changes = element("ul", "changes");
+        changes.setAttribute("aria-label", text("changes", { n: deal.number }));
+        result.sides.forEach(function (side) {
+          var row = element("li", side.on_bid ? "on-bid" : "");
+          row.appendChild(element("span", "name", side.label));
+          row.appendChild(document.createTextNode(" "));
+          row.appendChild(element("span", "delta", side.delta));
+          changes.appendChild(row);
+        });
+        item.appendChild(changes);
+      }
+      var why = element("details", "why");
+      why.appendChild(element("summary", "", result.why_title));
+      result.why.forEach(function (sentence) { why.appendChild(element("p", "", sentence)); });
+      item.appendChild(why);
+      list.appendChild(item);
+    });
+    var heading = history.querySelector("h2");
+    if (heading) { heading.after(list); } else { history.prepend(list); }
+  }
+
   function scoreKept() {
     var going = kept();
     var element = outbox();
     var place = document.querySelector("[data-phone-board]");
     if (!ready || !loaded || !element) { return Promise.resolve(); }
     var old = element.querySelector(".outbox-board");
-    if (!going.length && !place) { if (old) { old.remove(); } return Promise.resolve(); }
+    if (!going.length && !place) {
+      if (old) { old.remove(); }
+      showInHistory({ deals: [] });
+      return Promise.resolve();
+    }
     return call("play", [game, keptTaps()]).then(function (answer) {
       var played = JSON.parse(answer);
       var box = outbox();
@@ -362,6 +412,7 @@
           item.appendChild(undo);
         }
       });
+      showInHistory(played);
       var made = boardNodes(played);
       /* The page of a game started on this phone has its scoreboard from here alone. */
       var board = place ? place.querySelector(".outbox-board") : box.querySelector(".outbox-board");

@@ -133,6 +133,19 @@ def test_a_game_started_offline_is_played_on_the_phone_and_found_as_scored_on_th
     expect(page.locator("[data-phone-board] .score-row .score")).to_have_text(
         ["4", "8", "4", "8", "4"]
     )
+    # The deals kept are in the game's history, newest first, said to be on the phone only.
+    history = page.get_by_role("region", name="Deals")
+    kept_deals = history.get_by_role("list", name="Deals kept on this phone, not sent yet")
+    expect(kept_deals.locator("h3")).to_have_text(
+        [
+            "Deal 2 dealt by Bob · kept on this phone, not sent yet",
+            "Deal 1 dealt by Ann · kept on this phone, not sent yet",
+        ]
+    )
+    expect(history.get_by_role("list", name="Changes in deal 1")).to_have_text(
+        "Ann +2 Bob +4 Cy +2 Di +4 Ed +2", use_inner_text=True
+    )
+    expect(history.get_by_text("No deals yet.")).to_be_hidden()
 
     # A reload with no connection: the game, its deals kept and its scores are all there.
     page.reload()
@@ -160,6 +173,8 @@ def test_a_game_started_offline_is_played_on_the_phone_and_found_as_scored_on_th
         [score for _name, score in offline], timeout=SENT_WITHIN
     )
     assert server_board(page) == offline
+    expect(page.locator("#history .deals-kept")).to_have_count(0)
+    expect(page.locator("#history .deal")).to_have_count(3)
     stored = read(live_server, f"/api/v1/games/{game_id}")
     assert [d["number"] for d in stored["deals"]] == [1, 2, 3]
     assert [(p["name"], str(p["score"])) for p in stored["players"]] == offline
