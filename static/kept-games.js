@@ -4,7 +4,12 @@
    and on the new-game page, and sent by itself, as the new-game form's own post with that
    id and token, as soon as the server answers again. The server stores it once (a second
    send finds it) and this phone, holding its edit rights, then opens it. Choosing another
-   game offline shows its setup from the kept copy of its new-game page. Every page works
+   game offline shows its setup from the kept copy of its new-game page. Online, "Start
+   game" is posted from here with an id and token made here too: when the server does not
+   answer in time or answers with an error (the rule static/outbox.js keeps deals by), the
+   game is kept as when offline, and a post that did reach the server finds that game
+   again, so it is stored once; a refused setup shows the server's form with its messages,
+   nothing kept. Every page works
    without this file: the form then posts as it always did. */
 (function () {
   "use strict";
@@ -146,12 +151,82 @@
     return navigator.onLine === false || document.documentElement.dataset.offlineCopy !== undefined;
   }
 
+  /* Keep the game on this phone; `said` names the sentence that says why. */
+  function keepGame(entry, said) {
+    return put(entry).then(function () {
+      say(text(said));
+      render();
+      box().scrollIntoView({ block: "start" });
+      send(); /* the server may answer again already */
+    }, function () {
+      say(text("notKept"));
+      render();
+    });
+  }
+
+  /* Its refusal (the setup is wrong): the server's form, with its messages, as without
+     this file; nothing is kept. */
+  function showRefused(form, html) {
+    var page = new DOMParser().parseFromString(html, "text/html");
+    var fields = page.querySelector("form[data-kept-games] #setup-fields");
+    var now = form.querySelector("#setup-fields");
+    if (!fields || !now) {
+      /* Not the form (a page the server shows for a refused post of any kind): shown whole. */
+      document.open();
+      document.write(html);
+      document.close();
+      return;
+    }
+    var adopted = document.importNode(fields, true);
+    now.replaceWith(adopted);
+    if (window.htmx) { window.htmx.process(adopted); }
+    adopted.dispatchEvent(new Event("scorekeeper:setup", { bubbles: true }));
+    var first = adopted.querySelector(".form-errors, .has-error") || adopted;
+    first.scrollIntoView({ block: "start" });
+  }
+
+  /* Online: the form's post, with the id and token made here, so that the game kept when
+     no answer comes (no answer in time, a server error: the rule static/outbox.js keeps
+     deals by) is the same game, stored once even if this post reached the server. */
+  function startOnline(form, entry) {
+    var store = window.scorekeeperStore;
+    var body = new URLSearchParams(entry.body);
+    body.set("offline_id", entry.id);
+    body.set("offline_token", entry.token);
+    var options = {
+      method: "POST",
+      body: body.toString(),
+      credentials: "same-origin",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    };
+    if (window.AbortSignal && AbortSignal.timeout) { options.signal = AbortSignal.timeout(store.answerWithin); }
+    form.dataset.starting = "1";
+    var url = new URL(form.getAttribute("action"), location.href).href;
+    return fetch(url, options).then(function (response) {
+      if (response.type === "opaqueredirect") {
+        /* Started: the redirect gave this browser its edit rights; the game opens. */
+        location.assign(GAME.replace("{id}", encodeURIComponent(entry.id)));
+        return null;
+      }
+      delete form.dataset.starting;
+      if (store.later(response.status)) { return keepGame(entry, "unanswered"); }
+      return response.text().then(function (html) { showRefused(form, html); });
+    }, function () {
+      delete form.dataset.starting;
+      return keepGame(entry, "unanswered");
+    });
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (form !== newGameForm() || !cutOff()) { return; }
+    if (form !== newGameForm()) { return; }
+    var offline = cutOff();
+    var body = new URLSearchParams(event.submitter ? new FormData(form, event.submitter) : new FormData(form));
+    if (body.get("switch") && !offline) { return; }
     event.preventDefault();
     event.stopPropagation();
-    var body = new URLSearchParams(event.submitter ? new FormData(form, event.submitter) : new FormData(form));
+    if (form.dataset.starting) { return; } /* tapped again while the first is on its way */
     if (body.get("switch")) { switchOffline(form); return; }
     /* "Draw at random" is drawn here: the deals entered on this phone are dealt from it. */
     if (body.get("first_dealer") === "random") {
@@ -171,16 +246,14 @@
       state: "waiting",
       why: "",
     };
-    put(entry).then(function () {
-      say(text("kept"));
-      render();
-      box().scrollIntoView({ block: "start" });
-      send(); /* the server may answer again already */
-    }, function () {
-      say(text("notKept"));
-      render();
-    });
+    if (offline) { keepGame(entry, "kept"); } else { startOnline(form, entry); }
   }, true);
+
+  /* Back to this page from the game (the browser's back): the form may start another. */
+  window.addEventListener("pageshow", function () {
+    var form = newGameForm();
+    if (form) { delete form.dataset.starting; }
+  });
 
   /* Another game chosen with no connection: its setup from the copy of its page, with
      the names typed, or those of a recent line-up (`names`). */
@@ -253,7 +326,11 @@
 
   /* A token for this browser's session as it is now (the copy's may be older). */
   function freshToken(url) {
-    return fetch(url, { credentials: "same-origin" }).then(function (response) {
+    var options = { credentials: "same-origin" };
+    if (window.AbortSignal && AbortSignal.timeout) {
+      options.signal = AbortSignal.timeout(window.scorekeeperStore.answerWithin);
+    }
+    return fetch(url, options).then(function (response) {
       if (!response.ok) { throw new Error("no answer"); }
       return response.text();
     }).then(function (html) {
@@ -282,18 +359,23 @@
       body.set("made_at", entry.made_at);
       /* The answer to a game started is a redirect to it: not followed here, the page
          goes there itself, and the redirect has given this browser its edit rights. */
-      return fetch(url, {
+      var options = {
         method: "POST",
         body: body.toString(),
         credentials: "same-origin",
         redirect: "manual",
         headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      });
+      };
+      /* A post that hangs must not hold back every later try. */
+      if (window.AbortSignal && AbortSignal.timeout) {
+        options.signal = AbortSignal.timeout(window.scorekeeperStore.answerWithin);
+      }
+      return fetch(url, options);
     }).then(function (response) {
       if (response.type === "opaqueredirect") {
         return drop(entry.key).then(function () { return entry; });
       }
-      if (response.status >= 500 || response.status === 429) { return null; } /* later */
+      if (window.scorekeeperStore.later(response.status)) { return null; } /* later */
       return response.text().then(function (html) {
         say("");
         entry.state = "refused";

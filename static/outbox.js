@@ -61,7 +61,12 @@
     });
   }
 
-  window.scorekeeperStore = { transact: transactOn };
+  /* A server error or "too many requests" is an answer to try again later, as no answer is. */
+  function later(status) { return status >= 500 || status === 429; }
+
+  /* The store, and the one rule of when a post is kept on the phone instead (the games
+     started on this phone, static/kept-games.js, follow it too). */
+  window.scorekeeperStore = { transact: transactOn, answerWithin: ANSWER_WITHIN, later: later };
 
   function transact(mode, work) {
     return transactOn("outbox", mode, work);
@@ -391,7 +396,7 @@
   }
   function keepRefused(event) {
     var status = event.detail.xhr.status;
-    if (status >= 500 || status === 429) { keepFailed(event); }
+    if (later(status)) { keepFailed(event); }
   }
 
   /* Heard on the form itself: a live answer may take it off the page while its save is on
@@ -486,7 +491,7 @@
           return sendNext();
         });
       }
-      if (response.status >= 500 || response.status === 429) { return null; } /* later */
+      if (later(response.status)) { return null; } /* later */
       return response.text().then(function (html) {
         var found = reasons(html);
         if (entry.state === "correcting") {

@@ -8,6 +8,8 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
+from scorekeeper.extensions import db
+from scorekeeper.store.models import Game
 from tests.browser.conftest import PHONE, check_axe
 from tests.browser.test_offline import until, worker_ready
 
@@ -180,3 +182,100 @@ def test_same_players_again_works_with_no_connection(phone, live_server):
     game = read(live_server, "/api/v1/games/" + page.url.rsplit("/", 1)[1])
     assert [p["name"] for p in game["players"]] == ["Ann", "Bob", "Cy", "Di"]
     assert game["ruleset"] == "shmear"
+
+
+NEW_GAME = re.compile(r".*/games/new(\?.*)?$")
+GAME_PAGE = re.compile(r".*/games/(?!new)[^/?#]+$")
+
+
+def games_stored(live_app):
+    with live_app.app_context():
+        return db.session.query(Game).count()
+
+
+def hold_starts(held, status):
+    """A route that holds each post of "Start game" (answered `status`, or never)."""
+
+    def handle(route):
+        request = route.request
+        if request.method != "POST" or "switch=" in (request.post_data or ""):
+            route.continue_()
+            return
+        held.append(route)
+        if status is not None:
+            route.fulfill(status=status, body="Busy")
+
+    return handle
+
+
+def fill_names(page, names):
+    for seat, name in enumerate(names, start=1):
+        page.get_by_role("textbox", name=re.compile(f"^Player {seat}")).fill(name)
+
+
+@pytest.mark.parametrize("status", [None, 503], ids=["no answer in time", "server error"])
+def test_start_game_with_a_server_that_does_not_answer_keeps_the_game_and_starts_it_once(
+    phone, live_app, live_server, status
+):
+    """The phone believes it is online; the server does not answer the post (or answers
+    503): the game is kept as when offline, and started once when the server answers."""
+    page = phone.new_page()
+    page.goto(live_server + "/games/new?ruleset=shmear")
+    until(page, "window.htmx !== undefined")
+    before = games_stored(live_app)
+    held = []
+    page.route(NEW_GAME, hold_starts(held, status))
+    fill_names(page, ["Hal", "Ivy", "Jo"])
+    page.get_by_role("button", name="Start game").click()
+
+    kept = page.get_by_role("region", name="Games kept on this phone")
+    said = "Game kept on this phone: the server did not answer."
+    expect(kept).to_contain_text(said, timeout=20000)
+    expect(kept.locator(".kept-game-what")).to_have_text("Shmear to 11: Hal, Ivy, Jo")
+    expect(kept).to_contain_text("not started on the server yet")
+    assert page.url.endswith("/games/new?ruleset=shmear")
+    game_id = page.evaluate(KEPT_IDS)
+    assert len(game_id) == 1
+    game_id = game_id[0]
+    if status is None:
+        # That post did reach the server, which started the game; only its answer was lost.
+        assert held[0].fetch(max_redirects=0).status == 303
+        assert games_stored(live_app) == before + 1
+    else:
+        assert games_stored(live_app) == before
+
+    # The server answers again: the kept game is sent by itself, found or started, once.
+    page.unroute(NEW_GAME)
+    page.wait_for_url(f"{live_server}/games/{game_id}", timeout=40000)
+    expect(page.locator("#deal-form")).to_be_visible()
+    game = read(live_server, f"/api/v1/games/{game_id}")
+    assert [p["name"] for p in game["players"]] == ["Hal", "Ivy", "Jo"]
+    assert games_stored(live_app) == before + 1
+    assert page.evaluate(KEPT_IDS) == []
+
+
+def test_start_game_refused_by_the_server_shows_its_reasons_and_keeps_nothing(
+    phone, live_app, live_server
+):
+    page = phone.new_page()
+    page.goto(live_server + "/games/new?ruleset=shmear")
+    until(page, "window.htmx !== undefined")
+    before = games_stored(live_app)
+    refused = []
+    page.on("response", lambda r: refused.append(r.status) if r.request.method == "POST" else None)
+    fill_names(page, ["Kit", "Kit", "Lu"])  # one name twice
+    page.get_by_role("button", name="Start game").click()
+    expect(page.locator("#players-errors")).to_contain_text("Each player needs a different name")
+    assert refused == [422]
+    assert page.url.endswith("/games/new?ruleset=shmear")
+    expect(page.get_by_role("region", name="Games kept on this phone")).to_be_hidden()
+    assert page.evaluate(KEPT_IDS) == []
+    assert games_stored(live_app) == before
+    # Put right, it starts as usual.
+    page.get_by_role("textbox", name=re.compile("^Player 2")).fill("Max")
+    page.get_by_role("button", name="Start game").click()
+    page.wait_for_url(GAME_PAGE)
+    expect(page.locator("#game .flash")).to_contain_text("Game started.")
+    game = read(live_server, "/api/v1/games/" + page.url.rsplit("/", 1)[1])
+    assert [p["name"] for p in game["players"]] == ["Kit", "Max", "Lu"]
+    assert games_stored(live_app) == before + 1
