@@ -25,10 +25,40 @@
      games started offline (static/kept-games.js, which loads after this file and uses
      `window.scorekeeperStore`, so the database's shape is written here only). */
 
+  var VERSION = 2;
+
+  /* Said while a tab left open on an older page holds the store at its older version. */
+  function blocked(on) {
+    var note = document.getElementById("store-blocked");
+    if (note) { note.hidden = !on; }
+  }
+
+  /* A newer page (in another tab) asks for a newer version: this page lets go at once, and
+     opens the store again at its next use, as the newer page left it. */
+  function ready(db, resolve) {
+    db.onversionchange = function () { db.close(); opened = null; };
+    resolve(db);
+  }
+
+  /* The store at the version a newer page made: its stores are still these. */
+  function openAsItIs(resolve, reject) {
+    var request = indexedDB.open("scorekeeper");
+    request.onsuccess = function () {
+      var db = request.result;
+      if (!db.objectStoreNames.contains("outbox") || !db.objectStoreNames.contains("games")) {
+        db.close();
+        reject(new Error("the phone's store lacks its object stores"));
+        return;
+      }
+      ready(db, resolve);
+    };
+    request.onerror = function () { reject(request.error); };
+  }
+
   function database() {
     if (!opened) {
       opened = new Promise(function (resolve, reject) {
-        var request = indexedDB.open("scorekeeper", 2);
+        var request = indexedDB.open("scorekeeper", VERSION);
         request.onupgradeneeded = function () {
           var db = request.result;
           ["outbox", "games"].forEach(function (name) {
@@ -37,13 +67,18 @@
             }
           });
         };
-        request.onsuccess = function () {
-          var db = request.result;
-          db.onversionchange = function () { db.close(); opened = null; };
-          resolve(db);
+        /* Another tab holds an older version open and does not let go: said on the page;
+           this request goes on by itself once that tab closes or reloads. */
+        request.onblocked = function () { blocked(true); };
+        request.onsuccess = function () { blocked(false); ready(request.result, resolve); };
+        request.onerror = function () {
+          blocked(false);
+          if (request.error && request.error.name === "VersionError") { openAsItIs(resolve, reject); }
+          else { reject(request.error); }
         };
-        request.onerror = function () { reject(request.error); };
       });
+      /* Not opened: the next use tries again. */
+      opened.catch(function () { opened = null; });
     }
     return opened;
   }
