@@ -257,7 +257,30 @@
     if (event.target.dataset && event.target.dataset.seat !== undefined) { nameDealers(event.target); }
   });
 
-  document.addEventListener("DOMContentLoaded", function () { setUp(document); });
+  /* The scripts the page does not need to be usable (templates/base.html's
+     <template id="later-scripts">: the live stream, the wake lock, the games kept on the
+     phone, the phone's engine, the service worker) are asked for once the page is parsed:
+     on a slow phone they neither hold back its DOMContentLoaded (htmx set up) nor take
+     the connection from the files it waits for. They run in their order, each with its
+     data attributes (document.currentScript), and the page's load event waits for them. */
+  function loadLater() {
+    var later = document.getElementById("later-scripts");
+    if (!later || !later.content) { return; }
+    later.remove();
+    Array.prototype.forEach.call(later.content.querySelectorAll("script"), function (inert) {
+      var script = document.createElement("script");
+      Array.prototype.forEach.call(inert.attributes, function (attribute) {
+        script.setAttribute(attribute.name, attribute.value);
+      });
+      script.async = false;
+      document.head.appendChild(script);
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    setUp(document);
+    loadLater();
+  });
 
   /* A live answer that arrives after this page replaced the scoreboard itself (its own
      save) is older than what is shown: drop it, out-of-band parts included. Otherwise

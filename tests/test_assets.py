@@ -91,6 +91,28 @@ def test_the_vendored_htmx_keeps_the_integrity_the_pages_check(app, client):
     assert integrity == HTMX_INTEGRITY
 
 
+@pytest.mark.parametrize("local_only", [False, True])
+def test_a_page_asks_for_what_it_waits_for_with_its_headers(app, client, local_only):
+    """The Link header preloads the page's style and deferred scripts, as its head names
+    them: a slow phone asks for them as the page's headers come, not once it is parsed."""
+    app.config["HTMX_LOCAL_ONLY"] = local_only
+    try:
+        page = client.get("/rules")
+        fragment = client.get("/rules", headers={"HX-Request": "true"})
+    finally:
+        app.config["HTMX_LOCAL_ONLY"] = False
+    head = page.text.split("</head>", 1)[0]
+    waited = re.findall(r'<link rel="stylesheet" href="([^"]+)"', head) + re.findall(
+        r'<script src="([^"]+)"[^>]* defer', head
+    )
+    links = re.findall(r"<([^>]+)>; rel=preload; as=(style|script)", page.headers["Link"])
+    assert [url for url, _ in links] == waited
+    assert [kind for _, kind in links] == ["style"] + ["script"] * (len(waited) - 1)
+    assert ("htmx-loader" in page.headers["Link"]) is not local_only
+    assert all(HASHED.match(url) for url in waited)
+    assert "Link" not in fragment.headers  # htmx asked: the files are there already
+
+
 def test_an_image_is_sent_as_it_is_and_says_no_vary(app, client):
     response = client.get(static_url(app, "icons/icon-192.png"), headers={"Accept-Encoding": ALL})
     assert response.status_code == 200

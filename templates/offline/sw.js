@@ -63,13 +63,20 @@ self.addEventListener("install", function (event) {
   ]).then(function () { return self.skipWaiting(); }));
 });
 
+/* A page is asked of the network while this worker starts (navigation preload), not
+   once it has started: a stopped worker takes a while to start on a phone. */
+function preloadPages() {
+  var preload = self.registration.navigationPreload;
+  return preload ? preload.enable().catch(function () { return null; }) : Promise.resolve();
+}
+
 self.addEventListener("activate", function (event) {
-  event.waitUntil(caches.keys().then(function (names) {
+  event.waitUntil(Promise.all([preloadPages(), caches.keys().then(function (names) {
     return Promise.all(names.filter(function (name) {
       return (name.indexOf("shell-") === 0 && name !== SHELL_CACHE) ||
         (name.indexOf("runtime-") === 0 && name !== RUNTIME_CACHE);
     }).map(function (name) { return caches.delete(name); }));
-  }).then(function () { return self.clients.claim(); }));
+  })]).then(function () { return self.clients.claim(); }));
 });
 
 /* A page worth keeping: a whole page, answered 200 (not a redirect, not an error). */
@@ -106,7 +113,10 @@ function copyOrFallback(request) {
    An answer that comes late still refreshes the copy for next time. */
 function page(event) {
   var request = event.request;
-  var asked = fetch(request);
+  /* The answer to the preload when there is one (it fails as the fetch would). */
+  var asked = Promise.resolve(event.preloadResponse).then(function (preloaded) {
+    return preloaded || fetch(request);
+  });
   var kept = asked.then(function (response) {
     /* Copied now: once the page has it, its body is used and can no longer be copied. */
     var copy = response.clone();

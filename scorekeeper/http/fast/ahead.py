@@ -34,7 +34,16 @@ from werkzeug.wsgi import get_host
 
 from scorekeeper import extensions
 from scorekeeper.extensions import db
-from scorekeeper.http import API_V1, bodies, cache, keyring, languages, ratelimits, security
+from scorekeeper.http import (
+    API_V1,
+    assets,
+    bodies,
+    cache,
+    keyring,
+    languages,
+    ratelimits,
+    security,
+)
 from scorekeeper.http.fast import compression
 from scorekeeper.store import games
 
@@ -174,6 +183,7 @@ class AheadOfFlask:
             _vary(headers, "Accept-Language")
         _vary(headers, "Accept-Encoding")  # Flask-Compress says it of every answer
         _vary(headers, "Cookie")  # the view reads the session
+        headers.append(("Link", assets.preload_links(self.app, _script_root(environ))))
         cookie = self._session_cookie(environ, session, game_id)
         if cookie:
             headers.append(("Set-Cookie", cookie))
@@ -312,6 +322,11 @@ class AheadOfFlask:
         if not 0 <= int(time.time()) - signed <= self.max_age:
             return None  # expired since: the app starts a new session
         return dict(session)
+
+
+def _script_root(environ: WSGIEnvironment) -> str:
+    """Return the address the app is mounted at, as ``request.script_root`` has it."""
+    return str(environ.get("SCRIPT_NAME", "")).rstrip("/")
 
 
 def _plain(environ: WSGIEnvironment) -> bool:
