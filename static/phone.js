@@ -198,11 +198,16 @@
     var asked = shown;
     var taps = formTaps(form);
     var before = keptTaps();
-    return Promise.all([call("preview", [game, before, taps]), call("check", [game, before, taps])]).then(function (answers) {
-      checked = { taps: taps, value: JSON.parse(answers[1]) };
+    /* The preview is shown as soon as the worker has it; the check for a Save (asked after
+       it, so answered after it) never holds it back. */
+    var previewed = call("preview", [game, before, taps]).then(function (answer) {
       if (asked !== shown || !target.isConnected) { return; }
-      showPreview(target, JSON.parse(answers[0]));
-    }).catch(function () { return null; });
+      showPreview(target, JSON.parse(answer));
+    });
+    var checking = call("check", [game, before, taps]).then(function (answer) {
+      checked = { taps: taps, value: JSON.parse(answer) };
+    });
+    return Promise.all([previewed, checking]).catch(function () { return null; });
   }
 
   document.addEventListener("change", function (event) {
