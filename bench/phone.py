@@ -212,7 +212,7 @@ def _visit(
             _settle(page, worker=repeat == "allow")
             page.close()
         page = context.new_page()
-        load = _measured(page, address)
+        load = _measured(page, address, first=repeat is None)
         return load
     finally:
         context.close()
@@ -231,7 +231,7 @@ def _settle(page: Page, worker: bool) -> None:
         page.wait_for_timeout(1000)  # the pages kept from the start
 
 
-def _measured(page: Page, address: str) -> Load:
+def _measured(page: Page, address: str, first: bool) -> Load:
     """Open the address throttled; return its bytes, the static files asked and its times."""
     session = page.context.new_cdp_session(page)
     session.send("Network.enable")
@@ -274,8 +274,9 @@ def _measured(page: Page, address: str) -> Load:
     load.usable_ms = timings["usable"]
     load.paint_ms = timings["paint"]
     # The service worker's own fetches are its target's, not the page's: what it kept and
-    # the page had not loaded (from the browser's cache) is asked again to be weighed.
-    if page.evaluate("navigator.serviceWorker.controller === null"):
+    # the page had not loaded (from the browser's cache) is asked again to be weighed. On a
+    # first visit only, whether or not the worker (unthrottled) controls the page already.
+    if first:
         try:
             page.wait_for_function(
                 "async () => (await caches.keys()).some(n => n.startsWith('shell-'))",
