@@ -185,14 +185,16 @@
     first.scrollIntoView({ block: "start" });
   }
 
-  /* Online: the form's post, with the id and token made here, so that the game kept when
-     no answer comes (no answer in time, a server error: the rule static/outbox.js keeps
-     deals by) is the same game, stored once even if this post reached the server. */
-  function startOnline(form, entry) {
-    var store = window.scorekeeperStore;
+  /* The new-game form's post of a game made here: its fields, the id and edit token made
+     on this phone, and `more` (a fresh CSRF token, when it was started). The answer to a
+     game started is a redirect to it: not followed here, the page goes there itself, and
+     the redirect has given this browser its edit rights. A post that hangs is given up
+     after the time a deal's save is (static/outbox.js), so it holds back no later try. */
+  function postGame(url, entry, more) {
     var body = new URLSearchParams(entry.body);
     body.set("offline_id", entry.id);
     body.set("offline_token", entry.token);
+    Object.keys(more).forEach(function (name) { body.set(name, more[name]); });
     var options = {
       method: "POST",
       body: body.toString(),
@@ -200,10 +202,20 @@
       redirect: "manual",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
     };
-    if (window.AbortSignal && AbortSignal.timeout) { options.signal = AbortSignal.timeout(store.answerWithin); }
+    if (window.AbortSignal && AbortSignal.timeout) {
+      options.signal = AbortSignal.timeout(window.scorekeeperStore.answerWithin);
+    }
+    return fetch(url, options);
+  }
+
+  /* Online: the form's post, with the id and token made here, so that the game kept when
+     no answer comes (no answer in time, a server error: the rule static/outbox.js keeps
+     deals by) is the same game, stored once even if this post reached the server. */
+  function startOnline(form, entry) {
+    var store = window.scorekeeperStore;
     form.dataset.starting = "1";
     var url = new URL(form.getAttribute("action"), location.href).href;
-    return fetch(url, options).then(function (response) {
+    return postGame(url, entry, {}).then(function (response) {
       if (response.type === "opaqueredirect") {
         /* Started: the redirect gave this browser its edit rights; the game opens. */
         location.assign(GAME.replace("{id}", encodeURIComponent(entry.id)));
@@ -352,25 +364,7 @@
 
   function sendOne(entry, url) {
     return freshToken(url).then(function (token) {
-      var body = new URLSearchParams(entry.body);
-      body.set("csrf_token", token);
-      body.set("offline_id", entry.id);
-      body.set("offline_token", entry.token);
-      body.set("made_at", entry.made_at);
-      /* The answer to a game started is a redirect to it: not followed here, the page
-         goes there itself, and the redirect has given this browser its edit rights. */
-      var options = {
-        method: "POST",
-        body: body.toString(),
-        credentials: "same-origin",
-        redirect: "manual",
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      };
-      /* A post that hangs must not hold back every later try. */
-      if (window.AbortSignal && AbortSignal.timeout) {
-        options.signal = AbortSignal.timeout(window.scorekeeperStore.answerWithin);
-      }
-      return fetch(url, options);
+      return postGame(url, entry, { csrf_token: token, made_at: entry.made_at });
     }).then(function (response) {
       if (response.type === "opaqueredirect") {
         return drop(entry.key).then(function () { return entry; });

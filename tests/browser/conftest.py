@@ -1,6 +1,8 @@
 """Serve the app from a thread for Debian's Chromium, driven by Playwright at phone size."""
 
+import json
 import threading
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -117,3 +119,24 @@ def check_axe(page):
     ]
     assert not problems, "\n".join(problems)
     return result
+
+
+@pytest.fixture
+def phone(browser):
+    """One phone with its own cookies (and its own service worker); closed after the test."""
+    context = browser.new_context(viewport=PHONE)
+    yield context
+    context.close()
+
+
+def read(live_server, path):
+    """Return the JSON the server answers at this path (the API), as another client reads it."""
+    with urllib.request.urlopen(live_server + path, timeout=5) as answer:
+        return json.load(answer)
+
+
+def server_board(page):
+    """Return the server's scoreboard on the page: (name, score) per side."""
+    rows = page.locator("#scoreboard .score-row")
+    names = rows.locator(".name").all_inner_texts()
+    return list(zip(names, rows.locator(".score").all_inner_texts(), strict=True))

@@ -8,21 +8,12 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE
 from tests.browser.test_live import DEAL_1, DEAL_1_API, api, new_game, scores, tap
 from tests.browser.test_table import pass_all
 
 pytestmark = pytest.mark.browser
 
 OFFLINE_MARK = re.compile(r"^Offline — last update \d{1,2}:\d{2}")
-
-
-@pytest.fixture
-def phone(browser):
-    """One phone with its own cookies (and its own service worker); closed after the test."""
-    context = browser.new_context(viewport=PHONE)
-    yield context
-    context.close()
 
 
 def test_a_viewer_that_lost_the_game_says_since_when_and_catches_up_by_itself(phone, live_server):

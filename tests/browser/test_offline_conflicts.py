@@ -25,14 +25,6 @@ MINE = (
 
 
 @pytest.fixture
-def phone(browser):
-    """One phone with its own cookies (and its own service worker); closed after the test."""
-    context = browser.new_context(viewport=PHONE)
-    yield context
-    context.close()
-
-
-@pytest.fixture
 def other_phone(browser):
     context = browser.new_context(viewport=PHONE)
     yield context

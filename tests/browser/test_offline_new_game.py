@@ -1,16 +1,14 @@
 """A game started with no connection: kept on the phone, started on the server once the
 connection is back, and opened on the phone with its edit rights."""
 
-import json
 import re
-import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.extensions import db
 from scorekeeper.store.models import Game
-from tests.browser.conftest import PHONE, check_axe
+from tests.browser.conftest import check_axe, read
 from tests.browser.test_offline import until, worker_ready
 
 pytestmark = pytest.mark.browser
@@ -29,18 +27,6 @@ KEPT_IDS = """async () => {
   return all.map((game) => game.id);
 }"""
 """The ids of the games kept on the phone, read from its IndexedDB."""
-
-
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE)
-    yield context
-    context.close()
-
-
-def read(live_server, path):
-    with urllib.request.urlopen(live_server + path, timeout=5) as answer:
-        return json.load(answer)
 
 
 def test_a_game_started_offline_is_started_on_the_server_when_the_phone_is_back(phone, live_server):

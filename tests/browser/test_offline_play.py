@@ -4,12 +4,11 @@ the engine in the phone's worker, and the game sent once the connection is back,
 on the server first, then its deals in order; the phone then shows the server's page."""
 
 import json
-import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, check_axe
+from tests.browser.conftest import check_axe, read, server_board
 from tests.browser.test_live import DEAL_1, PLAYERS, new_game, tap
 from tests.browser.test_offline import open_as_editor, until, worker_ready
 from tests.browser.test_phone_engine import READY_WITHIN, engine_ready
@@ -28,18 +27,6 @@ def engine_on(live_app):
     live_app.config["PHONE_ENGINE"] = True
     yield
     live_app.config["PHONE_ENGINE"] = False
-
-
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE)
-    yield context
-    context.close()
-
-
-def read(live_server, path):
-    with urllib.request.urlopen(live_server + path, timeout=5) as answer:
-        return json.load(answer)
 
 
 def has_played_once(phone, live_server):
@@ -91,12 +78,6 @@ def start_offline(page, live_server, ruleset, players, first_dealer, target=None
 def phone_board(page):
     """Return the phone's scoreboard: (name, score) per side."""
     rows = page.locator("[data-phone-board] .score-row")
-    names = rows.locator(".name").all_inner_texts()
-    return list(zip(names, rows.locator(".score").all_inner_texts(), strict=True))
-
-
-def server_board(page):
-    rows = page.locator("#scoreboard .score-row")
     names = rows.locator(".name").all_inner_texts()
     return list(zip(names, rows.locator(".score").all_inner_texts(), strict=True))
 

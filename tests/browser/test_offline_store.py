@@ -5,7 +5,6 @@ version open is said, and waited for."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE
 from tests.browser.test_live import DEAL_1, new_game, tap
 from tests.browser.test_offline import deals, kept, open_as_editor, until
 
@@ -49,13 +48,6 @@ COUNT = (
     "async () => (await window.scorekeeperStore.transact('%s', 'readonly', (s) => s.count())) >= 0"
 )
 """True once the page's own store is open (its object store counted)."""
-
-
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE)
-    yield context
-    context.close()
 
 
 def test_an_open_page_lets_a_newer_version_open_and_still_keeps_its_deals(phone, live_server):

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 from werkzeug.datastructures import MultiDict
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import server_board
 from tests.browser.test_live import DEAL_1, DEAL_1_API, new_game, tap
 from tests.browser.test_offline import deals, open_as_editor, until, worker_ready
 
@@ -27,14 +27,6 @@ def engine_on(live_app):
     live_app.config["PHONE_ENGINE"] = True
     yield
     live_app.config["PHONE_ENGINE"] = False
-
-
-@pytest.fixture
-def phone(browser):
-    """One phone with its own cookies (and its own service worker); closed after the test."""
-    context = browser.new_context(viewport=PHONE)
-    yield context
-    context.close()
 
 
 def engine_ready(page):
@@ -215,12 +207,6 @@ def kept_lines(page):
 def board_rows(page):
     """Return the phone's scoreboard for the deals kept: (name, score) per side."""
     rows = page.locator("#outbox .outbox-board .score-row")
-    names = rows.locator(".name").all_inner_texts()
-    return list(zip(names, rows.locator(".score").all_inner_texts(), strict=True))
-
-
-def server_board(page):
-    rows = page.locator("#scoreboard .score-row")
     names = rows.locator(".name").all_inner_texts()
     return list(zip(names, rows.locator(".score").all_inner_texts(), strict=True))
 
