@@ -62,10 +62,17 @@ def test_manifest_speaks_the_pages_language(client):
     assert manifest["lang"] == "fr"
 
 
-def test_every_script_is_deferred(client, app):
+def test_no_script_holds_the_first_paint(client, app):
+    """Every script the parser meets is deferred; the rest stand in an inert template,
+    which static/app.js loads once the page is parsed."""
     for local_only in (False, True):
         app.config["HTMX_LOCAL_ONLY"] = local_only
         html = client.get("/").text
         head = html[: html.index("</head>")]
-        tags = [t for t in head.split("<script")[1:]]
+        start = head.index('<template id="later-scripts">')
+        end = head.index("</template>", start)
+        parsed, later = head[:start] + head[end:], head[start:end]
+        tags = parsed.split("<script")[1:]
         assert tags and all(" defer" in t.split(">")[0] for t in tags), tags
+        assert later.count("<script") >= 4, later
+        assert "later-scripts" in (STATIC / "app.js").read_text()
