@@ -113,8 +113,13 @@ def open_all(page, selector):
 
 
 def save(page):
+    """Tap Save and wait for the refusal to have settled (htmx swaps it in, then settles it:
+    measured in between, the form is some pixels taller for a moment)."""
     page.locator("#deal-form button[data-save]").click()
     expect(page.locator("#deal-form .field-errors").first).to_be_visible()
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
 
 
 def call(page, speaker, value, form="#deal-form"):
