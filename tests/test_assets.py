@@ -23,6 +23,11 @@ def static_url(app, name):
         return url_for("static", filename=name)
 
 
+def built(name, folder=STATIC):
+    """Return a static file as the build serves it: ours minified, a vendored one as it came."""
+    return assets.minified((folder / name).read_bytes(), name)
+
+
 def page_assets(text):
     """Return the static addresses a page names (scripts, styles, icons, htmx's local copy)."""
     return re.findall(r'(?:src|href)="(/static/[^"]+)"', text)
@@ -52,22 +57,22 @@ def test_every_page_names_its_static_files_by_their_content(app, client, local_o
     for url in names:
         found = HASHED.match(url)
         assert found, url
-        source = STATIC / f"{found['stem']}{found['ext']}"
-        assert assets.hashed_name(source.relative_to(STATIC).as_posix(), _sha(source)) == url[8:]
+        name = f"{found['stem']}{found['ext']}"
+        assert assets.hashed_name(name, _sha(built(name))) == url[8:]
     assert f"/static/{HTMX_FILE}" not in names
     assert static_url(app, HTMX_FILE) in names
 
 
-def _sha(path):
+def _sha(data):
     import hashlib
 
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return hashlib.sha256(data).hexdigest()
 
 
 def test_a_hashed_name_is_kept_a_year_and_its_compressed_bodies_are_the_file(app, client):
     for name in ("app.css", "outbox.js", HTMX_FILE):
         url = static_url(app, name)
-        original = (STATIC / name).read_bytes()
+        original = built(name)
         for accepted, encoding in (("br", "br"), ("gzip", "gzip"), (ALL, "br"), ("", None)):
             response = client.get(url, headers={"Accept-Encoding": accepted})
             assert response.status_code == 200, url
@@ -128,7 +133,7 @@ def test_a_plain_name_is_asked_again_and_answered_304_while_unchanged(client):
     assert first.status_code == 200
     assert first.headers["Cache-Control"] == "no-cache"
     assert first.headers["Content-Encoding"] == "gzip"
-    assert body(first) == (STATIC / "app.js").read_bytes()
+    assert body(first) == built("app.js")
     etag = first.headers["ETag"]
     again = client.get("/static/app.js", headers={"If-None-Match": etag, "Accept-Encoding": "br"})
     assert again.status_code == 304
@@ -159,7 +164,7 @@ def test_over_https_a_static_file_says_so_too(app, client):
 def test_the_etag_is_the_contents_so_every_server_gives_the_same(app, client):
     response = client.get(static_url(app, "app.css"))
     response.close()
-    assert response.headers["ETag"] == f'"{_sha(STATIC / "app.css")[:32]}"'
+    assert response.headers["ETag"] == f'"{_sha(built("app.css"))[:32]}"'
 
 
 def test_an_unknown_or_wrongly_hashed_name_is_not_found(app, client):
@@ -208,7 +213,7 @@ def test_the_build_writes_both_names_and_compressed_copies_where_they_pay(folder
     manifest = assets.build(source, target)
     css = manifest.files["app.css"]
     assert re.fullmatch(r"app\.[0-9a-f]{12}\.css", css.served)
-    original = (source / "app.css").read_bytes()
+    original = built("app.css", source)
     for name in ("app.css", css.served):
         assert (target / name).read_bytes() == original
         assert brotli.decompress((target / f"{name}.br").read_bytes()) == original
@@ -234,13 +239,13 @@ def test_the_build_does_again_only_what_changed_and_keeps_the_release_before(fol
     written = js.stat().st_mtime_ns
     assert assets.build(source, target) == first  # nothing changed: nothing written
 
-    (source / "app.css").write_text("body { color: red; }\n" * 100)
+    (source / "app.css").write_text("body { color: red; }\n" * 100)  # minified: body{color:red}
     second = assets.build(source, target)
     new_css = second.files["app.css"].served
     assert new_css != old_css
-    assert (target / new_css).read_text().startswith("body { color: red; }")
+    assert (target / new_css).read_text().startswith("body{color:red}")
     # A page made before may still ask the old name: it is there, with its old content.
-    assert (target / old_css).read_bytes() == (STATIC / "app.css").read_bytes()
+    assert (target / old_css).read_bytes() == built("app.css")
     assert (target / f"{old_css}.br").is_file()
     assert js.stat().st_mtime_ns == written  # unchanged, not written again
 
@@ -270,12 +275,37 @@ def test_an_app_started_on_a_changed_static_folder_serves_the_change(folders, tm
     app = app_on(source, target, database)
     assert assets.built_folder(app) == target
     before = static_url(app, "app.css")
-    assert body(app.test_client().get(before)) == (STATIC / "app.css").read_bytes()
+    assert body(app.test_client().get(before)) == built("app.css")
 
     (source / "app.css").write_text("main { margin: 0; }\n")
     started = app_on(source, target, database)
     after = static_url(started, "app.css")
     assert after != before
     client = started.test_client()
-    assert body(client.get(after)) == b"main { margin: 0; }\n"
-    assert body(client.get(before)) == (STATIC / "app.css").read_bytes()  # the release before
+    assert body(client.get(after)) == b"main{margin:0}"
+    assert body(client.get(before)) == built("app.css")  # the release before
+
+
+def test_our_scripts_and_styles_go_out_minified_and_vendored_files_as_they_came(folders):
+    """Comments and spaces are a phone's bytes for nothing: the build drops them from our
+    files, keeps a licence comment, and leaves a vendored file byte for byte."""
+    source, target = folders
+    (source / "app.js").write_text(
+        "/*! kept: a licence */\n// a note for us\nconst greeting = `a ${'b'}  c`;\n"
+        "const pattern = /\\/\\*  not a comment/;\n"
+    )
+    (source / "lib.min.js").write_text("/* vendored */ var  x = 1;\n")
+    manifest = assets.build(source, target)
+    script = (target / manifest.files["app.js"].served).read_text()
+    assert script.startswith("/*! kept: a licence */")
+    assert "a note for us" not in script
+    assert "`a ${'b'}  c`" in script and "/\\/\\*  not a comment/" in script
+    style = (target / "app.css").read_bytes()
+    assert len(style) < (source / "app.css").stat().st_size * 0.8
+    assert b"/*" not in style.replace(b"/*!", b"")
+    assert (target / "lib.min.js").read_text() == "/* vendored */ var  x = 1;\n"
+    runtime = target / "pyodide/1.2.3/runtime.mjs"
+    assert runtime.read_bytes() == (source / "pyodide/1.2.3/runtime.mjs").read_bytes()
+    # The name's hash is the served file's: the build before (its hash of the source) is
+    # not taken for this one.
+    assert manifest.files["app.js"].digest == _sha((target / "app.js").read_bytes())

@@ -3,7 +3,10 @@
 `build` copies every file of the static folder into a gitignored folder (build/static/ beside
 static/): under its own name and under a name carrying a hash of its content
 (``app.css`` → ``app.3f2a9b1c04d5.css``), each with a brotli and a gzip copy beside it where
-they are smaller (``….br``, ``….gz``), and writes a manifest of the names. `make install-run`
+they are smaller (``….br``, ``….gz``), and writes a manifest of the names. Our own scripts
+and styles go out minified (rJSmin, rCSSmin: comments and spaces out, licence comments kept);
+a vendored file (``….min.js``, a versioned folder) goes out as it came. The hash is the built
+file's. `make install-run`
 builds it (``flask assets``); the app builds again at start only what changed since (a
 file's size and time tell, its hash confirms), so a fresh checkout serves at once. The
 previous build's hashed files are kept: a page made before a release may still ask them.
@@ -33,6 +36,8 @@ from pathlib import Path
 from typing import Any
 
 import brotli
+import rcssmin
+import rjsmin
 from flask import Flask, Response, current_app, request
 from whitenoise import WhiteNoise
 
@@ -57,8 +62,9 @@ WORTH_IT = 0.95
 BROTLI_LARGE = 4 * 1024 * 1024
 """Past this size brotli's densest level (11) costs a minute a file on a busy machine; level 9
 takes a tenth of it for a copy some 12 % larger (Pyodide's 9.6 MB wasm: 3.1 MB, not 2.7)."""
-FORMAT = 1
-"""The manifest's layout; another one is built again whole."""
+FORMAT = 2
+"""The manifest's layout (2: digests of the minified files); another one is built again
+whole."""
 PRELOADED = (
     ("app.css", "style"),
     (HTMX_FILE, "script"),
@@ -119,6 +125,21 @@ def sources(folder: Path) -> Iterator[tuple[str, os.stat_result]]:
         if any(part.startswith(".") for part in relative.split("/")) or not path.is_file():
             continue
         yield relative, path.stat()
+
+
+def minified(data: bytes, name: str) -> bytes:
+    """Return a script or style of ours without its comments and spaces (``/*! … */`` kept).
+
+    A vendored file is left as it came: it is minified already (``….min.js``) or read by
+    its own runtime under a versioned folder. The minifiers keep what a browser reads: a
+    string, a template literal or a regular expression is copied whole.
+    """
+    suffix = Path(name).suffix.lower()
+    if VERSIONED.search(name) or ".min." in Path(name).name or suffix not in {".js", ".css"}:
+        return data
+    if suffix == ".js":
+        return rjsmin.jsmin(data, keep_bang_comments=True)
+    return rcssmin.cssmin(data, keep_bang_comments=True)
 
 
 def compressed(data: bytes, name: str) -> dict[str, bytes]:
@@ -214,7 +235,7 @@ def build(source: Path, target: Path) -> Manifest:
             if entry and unchanged and _present(target, name, entry):
                 files[name] = entry
                 continue
-            data = (source / name).read_bytes()
+            data = minified((source / name).read_bytes(), name)
             digest = hashlib.sha256(data).hexdigest()
             if not (entry and entry.digest == digest and _present(target, name, entry)):
                 entry = _built(source, target, name, data, digest)

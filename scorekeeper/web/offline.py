@@ -23,6 +23,7 @@ from flask_wtf.csrf import generate_csrf as csrf_token
 from markupsafe import Markup
 
 from scorekeeper import engine
+from scorekeeper.http import assets
 from scorekeeper.http.security import HTMX_CDN_URL
 from scorekeeper.phone import house_rule_text
 from scorekeeper.web.forms import deal_form
@@ -42,8 +43,9 @@ out of the release's hash, 11 MB read for nothing, since its files are named by 
 
 @functools.cache
 def _hash_of(*folders: Path) -> str:
-    """Return a short hash of every file under these folders (names and contents)."""
-    digest = hashlib.sha256()
+    """Return a short hash of every file under these folders (names and contents) and of the
+    static build's format: a build that serves other bytes of the same files is a new release."""
+    digest = hashlib.sha256(f"static build {assets.FORMAT}\n".encode())
     for folder in folders:
         files = (p for p in folder.rglob("*") if p.is_file())
         for path in sorted(p for p in files if p.relative_to(folder).parts[0] != RUNTIME):
