@@ -71,10 +71,22 @@
     worker.addEventListener("error", function () { ready = false; });
   }
 
-  /* The service worker keeps every file the engine needs, for the next start offline. */
-  function keepForOffline() {
+  /* The service worker keeps every file the engine needs, for the next start offline. On a
+     first visit the engine may be ready before the worker controls the page: the worker is
+     asked once it does, for the game's export too (fetched without it, so not kept). */
+  function keepForOffline(late) {
     var controller = navigator.serviceWorker && navigator.serviceWorker.controller;
-    if (controller) { controller.postMessage("keepPhone"); }
+    if (!controller) { return; }
+    controller.postMessage("keepPhone");
+    var element = outbox();
+    if (late && !madeHere && element && element.dataset.export) {
+      controller.postMessage({ keepExport: element.dataset.export });
+    }
+  }
+  if (navigator.serviceWorker) {
+    navigator.serviceWorker.addEventListener("controllerchange", function () {
+      if (ready) { keepForOffline(true); }
+    });
   }
 
   /* --- the game as stored, and the deals kept on this phone --------------------------- */

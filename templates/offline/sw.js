@@ -236,6 +236,13 @@ self.addEventListener("message", function (event) {
       if (event.source) { event.source.postMessage({ phoneKept: true }); }
     }, function () { return null; }));
   }
+  /* A game's export the phone's engine loaded before this worker controlled its page. */
+  if (data.keepExport) {
+    var address = new URL(data.keepExport, self.location.href);
+    if (address.origin === self.location.origin && EXPORT.test(address.pathname)) {
+      event.waitUntil(exported(new Request(address.href, { credentials: "same-origin" })));
+    }
+  }
   /* A page opened before this worker ran: keep its copy as this browser gets it. */
   if (data.keep && new URL(data.keep).origin === self.location.origin) {
     event.waitUntil(caches.open(PAGE_CACHE).then(function (cache) {

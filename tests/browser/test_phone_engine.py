@@ -238,6 +238,46 @@ def test_the_engine_starts_from_the_phone_with_the_network_cut(phone, live_serve
     expect(preview).to_contain_text("Ann +2")
 
 
+def test_an_engine_ready_before_the_service_worker_still_starts_offline_the_next_time(
+    phone, live_server
+):
+    """On a first visit the engine may have its game before the service worker controls the
+    page (the worker's script is slow to come): once the worker does, it keeps what the
+    engine fetched without it, the runtime and the game's export, and the phone starts
+    offline."""
+    held = []
+    phone.route("**/sw.js", lambda route: held.append(route))
+    game = new_game(live_server)
+    editor = open_as_editor(phone, live_server, game)
+    engine_ready(editor)
+    assert held, "the page asked for no service worker"
+    assert editor.evaluate("navigator.serviceWorker.controller") is None
+    for route in held:
+        route.continue_()
+    phone.unroute("**/sw.js")
+    worker_ready(editor)
+    until(
+        editor,
+        """async () => {
+            const kept = [];
+            for (const name of await caches.keys()) {
+                const cache = await caches.open(name);
+                for (const r of await cache.keys()) { kept.push(new URL(r.url).pathname); }
+            }
+            const wanted = [document.getElementById("outbox").dataset.export,
+                            "/phone/worker.js", "/stdlib.zip", "/pyodide.asm.wasm"];
+            return wanted.every((end) => kept.some((path) => path.endsWith(end)));
+        }""",
+        READY_WITHIN,
+    )
+    phone.set_offline(True)
+    editor.reload()
+    expect(editor.locator("#offline-mark")).to_be_visible()
+    engine_ready(editor)
+    tap(editor, DEAL_1)
+    expect(editor.locator("#deal-preview[data-from=phone]")).to_contain_text("Ann +2")
+
+
 def test_a_scorekeeper_keeps_scoring_offline_and_the_server_stores_the_same(phone, live_server):
     game = new_game(live_server)
     editor = open_as_editor(phone, live_server, game)
