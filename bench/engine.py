@@ -74,20 +74,24 @@ def new_game(base: str) -> dict:
         return json.load(answer)
 
 
-def wait_until(page, script: str, seconds: float = 120) -> None:
+def wait_until(page, script: str, seconds: float = 120, argument: object = None) -> None:
     deadline = time.monotonic() + seconds
-    while not page.evaluate(script):
+    while not page.evaluate(script, argument):
         if time.monotonic() > deadline:
             raise SystemExit(f"still false after {seconds} s: {script}")
         page.wait_for_timeout(50)
 
 
-def file_sizes(app, base: str) -> list[tuple[str, int, int, int]]:
-    """Return each file the worker fetches: (name, stored, brotli, gzip) in bytes."""
+def phone_addresses(app) -> list[str]:
+    """Return the address of every file the phone's worker fetches."""
     from scorekeeper.web import offline
 
     with app.test_request_context():
-        addresses = offline.phone_files() or []
+        return list(offline.phone_files() or [])
+
+
+def file_sizes(addresses: list[str], base: str) -> list[tuple[str, int, int, int]]:
+    """Return each file the worker fetches: (name, stored, brotli, gzip) in bytes."""
     rows = []
     for address in addresses:
         with urllib.request.urlopen(base + address, timeout=30) as answer:
@@ -110,7 +114,20 @@ def tap(page, legend: str, option: str) -> None:
     chips.or_(group.get_by_role("radio", name=f"{legend}: {option}", exact=True)).click()
 
 
-def measure(base: str, rounds: int) -> dict:
+KEPT = """async (addresses) => {
+    const kept = new Set();
+    for (const name of await caches.keys()) {
+        if (!name.startsWith("runtime-") && !name.startsWith("shell-")) { continue; }
+        const cache = await caches.open(name);
+        for (const r of await cache.keys()) { kept.add(new URL(r.url).pathname); }
+    }
+    return addresses.every((address) => kept.has(address));
+}"""
+"""Whether the service worker keeps every file the phone's worker fetches (the network cut
+sooner, the next start would miss one)."""
+
+
+def measure(base: str, rounds: int, addresses: list[str]) -> dict:
     figures: dict = {"first": [], "again": [], "after_load": [], "wire": [], "early": []}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
@@ -152,15 +169,7 @@ def measure(base: str, rounds: int) -> dict:
             )
             # Once the service worker keeps it all: the next visit starts from the phone.
             wait_until(page, "navigator.serviceWorker.controller !== null")
-            wait_until(
-                page,
-                """async () => {
-                    const name = (await caches.keys()).find((n) => n.startsWith("runtime-"));
-                    if (!name) { return false; }
-                    const kept = await (await caches.open(name)).keys();
-                    return kept.some((r) => r.url.endsWith("pyodide.asm.wasm"));
-                }""",
-            )
+            wait_until(page, KEPT, argument=addresses)
             context.set_offline(True)
             page.reload()
             wait_until(page, READY)
@@ -197,8 +206,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         app, server, base = serve(Path(folder))
         try:
-            sizes = file_sizes(app, base)
-            figures = measure(base, arguments.rounds)
+            addresses = phone_addresses(app)
+            sizes = file_sizes(addresses, base)
+            figures = measure(base, arguments.rounds, addresses)
         finally:
             server.shutdown()
     median = statistics.median
