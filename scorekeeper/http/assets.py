@@ -6,9 +6,9 @@ static/): under its own name and under a name carrying a hash of its content
 they are smaller (``….br``, ``….gz``), and writes a manifest of the names. Our own scripts
 and styles go out minified (rJSmin, rCSSmin: comments and spaces out, licence comments kept);
 a vendored file (``….min.js``, a versioned folder) goes out as it came. The hash is the built
-file's. `make install-run`
-builds it (``flask assets``); the app builds again at start only what changed since (a
-file's size and time tell, its hash confirms), so a fresh checkout serves at once. The
+file's. `make install-run` builds it (``flask assets``); the app builds again at start only
+what changed since (a file's size and time tell, its hash confirms), so a fresh checkout
+serves at once. The
 previous build's hashed files are kept: a page made before a release may still ask them.
 
 WhiteNoise serves that folder ahead of Flask. It sends the brotli or gzip copy the browser
