@@ -25,7 +25,7 @@ def init_app(app: Flask) -> None:
 @with_appcontext
 def assets_command() -> None:
     """Build the static files as served: hashed names, brotli and gzip copies (make install)."""
-    manifest = current_app.extensions["scorekeeper.assets"]
+    manifest = assets.manifest_of(current_app)
     folder = assets.built_folder(current_app)
     size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
     click.echo(f"{len(manifest.files)} static files built in {folder} ({size:,} bytes).", err=True)

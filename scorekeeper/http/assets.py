@@ -270,6 +270,12 @@ def _prune(target: Path, manifest: Manifest) -> None:
             path.rmdir()
 
 
+def manifest_of(app: Flask) -> Manifest:
+    """Return the manifest of the app's built static files (`init_app` built them)."""
+    kept: Manifest = app.extensions["scorekeeper.assets"]
+    return kept
+
+
 def built_folder(app: Flask) -> Path:
     """Return where the app's static files are built: STATIC_BUILD_FOLDER, else build/static/
     beside the static folder."""
@@ -290,7 +296,7 @@ def preload_links(app: Flask, script_root: str) -> str:
     kept: dict[tuple[str, bool], str] = app.extensions.setdefault("scorekeeper.preload", {})
     key = (script_root, local_only)
     if key not in kept:
-        served = app.extensions["scorekeeper.assets"].served()
+        served = manifest_of(app).served()
         prefix = script_root + (app.static_url_path or "/static").rstrip("/") + "/"
         kept[key] = ", ".join(
             f"<{prefix}{served.get(name, name)}>; rel=preload; as={kind}"

@@ -1,10 +1,10 @@
 """Opening the app with no connection: the service worker and the page it shows instead.
 
 The worker (`/sw.js`, from templates/offline/sw.js) is served from the app's root so that
-its scope covers every page. It is named after the release: a hash of the static files and
-templates, or the `RELEASE` setting. A new release is a new worker, which fetches the new
-shell, takes over at once and drops the old shell; the pages this phone opened, and the
-deals kept on it (static/outbox.js, in IndexedDB), stay.
+its scope covers every page. It is named after the release: a hash of the static files as
+served and of the templates, or the `RELEASE` setting. A new release is a new worker, which
+fetches the new shell, takes over at once and drops the old shell; the pages this phone
+opened, and the deals kept on it (static/outbox.js, in IndexedDB), stay.
 """
 
 import difflib
@@ -38,30 +38,37 @@ ROOT = Path(__file__).resolve().parents[2]
 
 RUNTIME = "pyodide"
 """The folder of static/ the engine's runtime is vendored into (tools/vendor_pyodide.py): left
-out of the release's hash, 11 MB read for nothing, since its files are named by its version."""
+out of the release's hash, since its files are named by its version."""
 
 
 @functools.cache
-def _hash_of(*folders: Path) -> str:
-    """Return a short hash of every file under these folders (names and contents) and of the
-    static build's format: a build that serves other bytes of the same files is a new release."""
-    digest = hashlib.sha256(f"static build {assets.FORMAT}\n".encode())
+def _hash_of(static: tuple[tuple[str, str], ...], *folders: Path) -> str:
+    """Return a short hash of the static files as served (name and digest of each) and of
+    every file under these folders (names and contents)."""
+    digest = hashlib.sha256()
+    for name, served in static:
+        digest.update(f"{name} {served}\n".encode())
     for folder in folders:
         files = (p for p in folder.rglob("*") if p.is_file())
-        for path in sorted(p for p in files if p.relative_to(folder).parts[0] != RUNTIME):
+        for path in sorted(files):
             digest.update(str(path.relative_to(folder)).encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
 def release() -> str:
-    """Return the name of this release: the setting, else what the browser gets, hashed."""
+    """Return the name of this release: the setting, else what the browser gets, hashed: the
+    static files as the build serves them (minified, so a new minifier is a new release too)
+    and the templates."""
     chosen = current_app.config.get("RELEASE")
     if chosen:
         return str(chosen)
-    if current_app.debug:  # files edited while the server runs are a new release at once
+    if current_app.debug:  # templates edited while the server runs are a new release at once
         _hash_of.cache_clear()
-    return _hash_of(Path(current_app.static_folder or ROOT / "static"), ROOT / "templates")
+    files = assets.manifest_of(current_app).files
+    served = ((name, entry.digest) for name, entry in files.items())
+    static = tuple(sorted(pair for pair in served if pair[0].split("/")[0] != RUNTIME))
+    return _hash_of(static, ROOT / "templates")
 
 
 @functools.cache
