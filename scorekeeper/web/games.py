@@ -171,7 +171,7 @@ def add_deal(game_id: str) -> ResponseReturnValue:
     save_as = request.form.get("save_as")
     if save_as is not None:
         form.number.data = save_as
-    if not params.is_digits(form.number.data or "0"):
+    if params.whole_number(form.number.data or "0") is None:
         form.number.data = ""
         form.add_rule_errors({None: [_bad_number_message()]})
     elif form.validate_on_submit() and (entry := _entry_of(form)) is not None:
@@ -266,7 +266,7 @@ def correct(game_id: str, number: int) -> ResponseReturnValue:
         form.fill_from(deal.entry or {})
     elif _counted_cards(form):
         pass
-    elif not params.is_digits(request.form.get("number") or "0"):
+    elif params.whole_number(request.form.get("number") or "0") is None:
         form.number.data = ""
         form.add_rule_errors({None: [_bad_number_message()]})
         status = 422
