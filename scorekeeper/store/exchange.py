@@ -632,7 +632,7 @@ def _stage(document: Any, keep_ids: bool, table: CardTable | None) -> ImportResu
         if token is not None:
             result.game_tokens[game_id] = token
         if table is not None:
-            game.table_id = table.id
+            game.table_id, game.table_token_hash = table.id, table.edit_token_hash
             for player in game.players:
                 key = name_key(player.name)
                 if key not in regulars:

@@ -419,16 +419,25 @@ def rematch(game_id: str) -> BaseResponse:
     """Start the next game: same players in the same seats, rules, target and table.
 
     The seat after the last dealer deals first. Whoever may edit this game may start its
-    rematch, at its table too: they already enter that table's results through this game.
-    Made once: a second tap, or another phone, reaches the same next game, which keeps
-    this game's edit rights.
+    rematch, at its table too: they already enter that table's results through this game,
+    as long as the table keeps the edit link it had when the game was put there (after
+    a new one, only a browser holding the new one starts it). Made once: a second tap,
+    or another phone, reaches the same next game, which keeps this game's edit rights.
     """
     game = require_game(game_id, deals=False)
     _require_edit(game)
     if not ConfirmForm().validate_on_submit():
         abort(400)
     token = keyring.token(keyring.GAME_TOKENS, game.id)
-    new_game, started = tables.rematch(game)
+    table_token = keyring.token(keyring.TABLE_TOKENS, game.table_id) if game.table_id else None
+    try:
+        new_game, started = tables.rematch(game, table_token)
+    except tables.TableLinkRenewed:
+        message = _(
+            "This table has a new edit link since this game was put at it. Open the "
+            "table's new edit link on this phone to start the next game there."
+        )
+        return errors.render(_("View only"), message, 403)
     if token is not None:  # the browser may edit this game, so it holds its token
         keyring.grant(keyring.GAME_TOKENS, new_game.id, token)
     keyring.remember(keyring.RECENT_GAMES, new_game.id)
