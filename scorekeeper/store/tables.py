@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import case, exists, func, select, update
+from sqlalchemy import case, exists, false, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -389,7 +389,9 @@ def archive(
     if player is not None:
         where.append(exists().where(Player.game_id == Game.id, Player.table_player_id == player))
     if ruleset:
-        where.append(Game.ruleset == ruleset)
+        # An id no ruleset has matches no game, and never reaches the database (NUL).
+        known = ruleset in {r.id for r in engine.rulesets()}
+        where.append(Game.ruleset == ruleset if known else false())
     if outcome:
         where.append(Game.status == outcome)
     total = db.session.scalar(select(func.count()).select_from(Game).where(*where)) or 0
