@@ -2,8 +2,9 @@
 
 Odd bytes in ids (3) and numbers too long to convert (5) are refused before they reach
 the database or ``int``; the same game made offline sent twice at once is stored once and
-answered alike (2). Revoked links are tests/test_revoked_links.py, a database restarted
-under the app tests/test_database_lost.py, the fuzzer tests/test_no_500.py.
+answered alike (2). Revoked links are tests/test_revoked_links.py (1), a database
+restarted under the app tests/test_postgres_restart.py (4), the fuzzer tests/test_no_500.py
+(6).
 """
 
 from __future__ import annotations
