@@ -13,7 +13,6 @@
      dealer and outcome after them ("On this phone"), with Undo for the last one.
    No rule is written here: every answer comes from scorekeeper/phone.py in the worker. */
 import { detailOf, element, targetOf, words } from "./common.js";
-import { madeHere } from "./made-here.js";
 import { keptDeals, onKept } from "./outbox.js";
 
 /** @typedef {import("./queue.js").KeptDeal} KeptDeal */
@@ -27,6 +26,10 @@ import { keptDeals, onKept } from "./outbox.js";
  * @typedef {{number: number, finished: boolean, sides: BoardSide[], dealer_line: string, outcome: string, turn: string, speakers: string[], deals: PlayedDeal[]}} Played
  * @typedef {{ok: boolean, fields: Record<string, string[]>}} Checked
  */
+
+/* The page of a game started on this phone (static/made-here.js, which only that page
+   needs): the engine starts its game from the new-game fields kept. */
+const madeHere = document.querySelector("[data-made-here-game]") ? (await import("./made-here.js")).madeHere : null;
 
 /** The worker's answers, as the page gets them: for the tests and the bench. */
 export const phone = {
