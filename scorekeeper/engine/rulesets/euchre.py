@@ -115,6 +115,68 @@ def maker_points(tricks: int, declared_alone: bool) -> int:
     return ALONE_MARCH_POINTS if declared_alone else MARCH_POINTS
 
 
+def check_tricks(raw: Mapping[str, Any], problems: Problems) -> int | None:
+    """Return the makers' tricks, noting a missing count or one outside 0 to 5."""
+    tricks = raw.get("tricks")
+    if tricks is None:
+        problems.add("tricks", msg("Enter how many of the five tricks the makers took."))
+        return None
+    if not 0 <= tricks <= TRICKS:
+        problems.add(
+            "tricks",
+            msg("There are five tricks: the makers took 0 to 5, not %(tricks)s.", tricks=tricks),
+        )
+        return None
+    return int(tricks)
+
+
+def tie_at_target(config: GameConfig, reached: tuple[int, ...], start: Sequence[int]) -> Outcome:
+    """Settle players who reached the target in the same hand: the lowest at its start wins.
+
+    `start` holds each seat's score when the hand began; still tied, the game is drawn.
+    """
+    target = config.target
+    # 3. Several reached it in one hand: the lowest score at the start of that hand wins.
+    lowest = min(start[seat] for seat in reached)
+    first = tuple(seat for seat in reached if start[seat] == lowest)
+    together = names(config.players, reached)
+    if len(first) == 1:
+        (winner,) = first
+        name = config.players[winner]
+        return Outcome(
+            Status.WON,
+            first,
+            DecidedBy.LOWEST_AT_START,
+            msg(
+                "%(reached)s reached %(target)s in the same hand; %(name)s had the lowest "
+                "score when it began, %(start)s, so %(name)s wins.",
+                reached=together,
+                target=target,
+                name=name,
+                start=lowest,
+            ),
+        )
+    # 4. Still tied: the game is drawn.
+    if first == reached:
+        explanation = msg(
+            "%(reached)s reached %(target)s in the same hand from the same score, "
+            "%(start)s, so the game is drawn.",
+            reached=together,
+            target=target,
+            start=lowest,
+        )
+    else:
+        explanation = msg(
+            "%(reached)s reached %(target)s in the same hand; %(tied)s had the lowest "
+            "score when it began, %(start)s each, so the game is drawn.",
+            reached=together,
+            target=target,
+            tied=names(config.players, first),
+            start=lowest,
+        )
+    return Outcome(Status.DRAWN, (), DecidedBy.DRAW, explanation)
+
+
 class FiveHandedEuchre(Ruleset):
     """Five players, individual scores, a called partner or none, five tricks, 10 to win."""
 
@@ -205,7 +267,7 @@ class FiveHandedEuchre(Ruleset):
         trump = suit_of(raw, problems)
         called = self._called_card(raw, problems)
         partner = self._partner(raw, maker, config.seats, problems)
-        tricks = self._tricks(raw, problems)
+        tricks = check_tricks(raw, problems)
         problems.raise_if_any()
         assert maker is not None and trump is not None and tricks is not None
 
@@ -275,23 +337,6 @@ class FiveHandedEuchre(Ruleset):
             )
         return None if "partner" in problems else partner
 
-    @staticmethod
-    def _tricks(raw: Mapping[str, Any], problems: Problems) -> int | None:
-        """Return the makers' tricks, noting a missing count or one outside 0 to 5."""
-        tricks = raw.get("tricks")
-        if tricks is None:
-            problems.add("tricks", msg("Enter how many of the five tricks the makers took."))
-            return None
-        if not 0 <= tricks <= TRICKS:
-            problems.add(
-                "tricks",
-                msg(
-                    "There are five tricks: the makers took 0 to 5, not %(tricks)s.", tricks=tricks
-                ),
-            )
-            return None
-        return int(tricks)
-
     # -- winning -----------------------------------------------------------------
 
     def starting_scores_needed(self, config: GameConfig, scores: Sequence[int]) -> tuple[int, ...]:
@@ -337,46 +382,9 @@ class FiveHandedEuchre(Ruleset):
                     score=scores[winner],
                 ),
             )
-        # 3. Several reached it in one hand: the lowest score at the start of that hand wins.
-        start = last.starting_scores if last is not None else tuple(scores)
-        lowest = min(start[seat] for seat in reached)
-        first = tuple(seat for seat in reached if start[seat] == lowest)
-        together = names(config.players, reached)
-        if len(first) == 1:
-            (winner,) = first
-            name = config.players[winner]
-            return Outcome(
-                Status.WON,
-                first,
-                DecidedBy.LOWEST_AT_START,
-                msg(
-                    "%(reached)s reached %(target)s in the same hand; %(name)s had the lowest "
-                    "score when it began, %(start)s, so %(name)s wins.",
-                    reached=together,
-                    target=target,
-                    name=name,
-                    start=lowest,
-                ),
-            )
-        # 4. Still tied: the game is drawn.
-        if first == reached:
-            explanation = msg(
-                "%(reached)s reached %(target)s in the same hand from the same score, "
-                "%(start)s, so the game is drawn.",
-                reached=together,
-                target=target,
-                start=lowest,
-            )
-        else:
-            explanation = msg(
-                "%(reached)s reached %(target)s in the same hand; %(tied)s had the lowest "
-                "score when it began, %(start)s each, so the game is drawn.",
-                reached=together,
-                target=target,
-                tied=names(config.players, first),
-                start=lowest,
-            )
-        return Outcome(Status.DRAWN, (), DecidedBy.DRAW, explanation)
+        # 3. Several reached it in one hand: the lowest score at the start of that hand
+        # wins; 4. still tied: the game is drawn.
+        return tie_at_target(config, reached, last.starting_scores if last else tuple(scores))
 
     # -- words and records -------------------------------------------------------
 
