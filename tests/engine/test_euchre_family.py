@@ -444,7 +444,7 @@ def test_statistics_tag_the_maker_and_the_defenders_who_euchred():
     config = table("euchre")
     rules = config.ruleset
     assert [s.tag for s in rules.statistics] == [
-        "bid", "made", "euchred", "march", "euchre", "alone", "lone_march"
+        "bid", "made", "euchred", "march", "euchring", "alone", "lone_march"
     ]  # fmt: skip
     lone_march = score("euchre", {"bidder": 1, "trump": "H", "alone": True, "tricks": 5})
     assert rules.seat_tags(config, lone_march) == (
@@ -455,9 +455,9 @@ def test_statistics_tag_the_maker_and_the_defenders_who_euchred():
     )
     euchred = score("euchre", {"bidder": 1, "trump": "H", "tricks": 2})
     assert rules.seat_tags(config, euchred) == (
-        frozenset({"euchre"}),
+        frozenset({"euchring"}),
         frozenset({"bid", "euchred"}),
-        frozenset({"euchre"}),
+        frozenset({"euchring"}),
         frozenset(),
     )
     three = table("three-handed-euchre")

@@ -3,9 +3,9 @@
 from scorekeeper.engine.errors import RuleViolation
 from scorekeeper.engine.messages import msg
 from scorekeeper.engine.ruleset import Ruleset
-from scorekeeper.engine.rulesets.euchre import FiveHandedEuchre
-from scorekeeper.engine.rulesets.euchre_family import (
+from scorekeeper.engine.rulesets.euchre import (
     Euchre,
+    FiveHandedEuchre,
     SixHandedEuchre,
     ThreeHandedEuchre,
     TwoHandedEuchre,
