@@ -576,3 +576,45 @@ def test_a_target_the_player_typed_is_kept_when_the_game_changes(client):
     assert started.status_code == 303, started.text
     euchre = next(r for r in engine.rulesets() if r.id == "five-handed-euchre")
     assert api_game(client, started.headers["Location"])["target"] == euchre.target
+
+
+# --- the Euchre family ------------------------------------------------------------------
+
+
+def test_a_euchre_hand_is_maker_trump_alone_and_tricks_as_chips(client):
+    url = start(client, "euchre", ["Ann", "Bob", "Cy", "Di"], first_dealer=0)
+    page = client.get(url).text
+    form = page[page.index('id="deal-form"') : page.index("</form>", page.index('id="deal-form"'))]
+    assert [name for name in re.findall(r'name="([a-z_]+)"', form) if name != "csrf_token"] == [
+        "number", *["bidder"] * 4, *["trump"] * 4, *["alone"] * 2, *["tricks"] * 6
+    ]  # fmt: skip
+    alone = group(page, "alone")
+    assert "<span>With partners</span>" in alone and "<span>Went alone</span>" in alone
+    assert re.findall(r"<span>(\d)</span>", group(page, "tricks")) == list("012345")
+    assert 'id="flag-thrown_in"' in page and "Everyone passed" in page
+    assert "card-counter" not in page  # Euchre counts tricks, not cards
+    lone = {"bidder": 1, "trump": "H", "alone": True, "tricks": 5}
+    assert post_deal(client, url, "euchre", lone, 1).status_code == 303
+    assert board(client.get(url).text) == [("Ann & Cy", 0), ("Bob & Di", 4)]
+    # The correction page shows the lone hand as entered.
+    edit = client.get(f"{url}/deals/1/edit").text
+    assert 'value="True" checked' in group(edit, "alone")
+    assert 'value="5" checked' in group(edit, "tricks")
+
+
+def test_a_refused_euchre_hand_names_the_field_beside_it(client):
+    url = start(client, "euchre", ["Ann", "Bob", "Cy", "Di"], house_rules={"defending_alone": True})
+    page = client.get(url).text
+    assert "Lone defender" in group(page, "defender_alone")
+    entry = {"bidder": 0, "trump": "S", "defender_alone": 1, "tricks": 1}
+    refused = post_deal(client, url, "euchre", entry, 1)
+    assert refused.status_code == 422
+    assert "only against a maker who went alone" in group(refused.text, "defender_alone")
+    assert api_game(client, url)["deals"] == []
+
+
+def test_stick_the_dealer_offers_no_everyone_passed(client):
+    url = start(client, "two-handed-euchre", ["Ann", "Bob"], house_rules={"stick_the_dealer": True})
+    page = client.get(url).text
+    assert 'id="flag-thrown_in"' not in page
+    assert "alone" not in re.findall(r'name="([a-z_]+)"', page)
