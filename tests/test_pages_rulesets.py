@@ -618,3 +618,18 @@ def test_stick_the_dealer_offers_no_everyone_passed(client):
     page = client.get(url).text
     assert 'id="flag-thrown_in"' not in page
     assert "alone" not in re.findall(r'name="([a-z_]+)"', page)
+
+
+def test_a_thrown_in_euchre_hand_moves_whose_turn_and_the_big_screen_shows_the_teams(client):
+    url = start(client, "euchre", ["Ann", "Bob", "Cy", "Di"], first_dealer=0)
+    assert "Ann deals · Bob bids first" in client.get(url).text
+    assert post_deal(client, url, "euchre", {"thrown_in": True}, 1).status_code == 303
+    # Unlike Schmier, the deal passes to the left after everyone passed.
+    page = client.get(url).text
+    assert "Bob deals · Cy bids first" in page
+    assert "Everyone passed twice, so the hand was thrown in and Bob" in html.unescape(page)
+    screen = client.get(f"{url}/screen")
+    assert screen.status_code == 200
+    assert "Ann &amp; Cy" in screen.text and "Bob &amp; Di" in screen.text
+    settler = client.get("/rules/three-handed-euchre/settle")
+    assert settler.status_code == 200
