@@ -125,7 +125,7 @@ class DealForm:
             choices = [c.value for c in described.choices]
             if kind == FieldKind.SEAT:
                 form.values[name] = {str(seat): seat for seat in range(len(config.players))}
-            elif kind in (FieldKind.BID, FieldKind.NUMBER, FieldKind.AUCTION):
+            elif kind in (FieldKind.BID, FieldKind.NUMBER, FieldKind.TOGGLE, FieldKind.AUCTION):
                 form.values[name] = {str(value): value for value in choices}
             elif kind == FieldKind.SIDE:
                 if len(choices) < 2 and not any(isinstance(v, int) for v in choices):

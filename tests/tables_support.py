@@ -102,6 +102,7 @@ DATA = Path(__file__).parent / "data"
 EXAMPLES = [
     *json.loads((DATA / "five-handed-games.json").read_text()),
     *json.loads((DATA / "other-rulesets-games.json").read_text()),
+    *json.loads((DATA / "euchre-family-games.json").read_text()),
 ]
 """The worked games of every ruleset (tests/data)."""
 FIRST = {}

@@ -73,7 +73,10 @@ UNRESOLVED_TIE = {"values": ["play_on", "shared"], "default": "play_on"}
 LOW_TO_TAKER = {"values": [True, False], "default": False}
 
 
-def test_rulesets_lists_the_seven_in_rule_book_order(client):
+FLAG = {"values": [True, False], "default": False}
+
+
+def test_rulesets_lists_the_eleven_in_rule_book_order(client):
     response = client.get("/api/v1/rulesets")
     assert response.status_code == 200
     assert response.get_json() == [
@@ -159,6 +162,33 @@ def test_rulesets_lists_the_seven_in_rule_book_order(client):
             "teams": None,
             "house_rules": {},
         },
+        {
+            "id": "euchre",
+            "name": "Euchre",
+            "players": {"min": 4, "max": 4},
+            "target": 10,
+            "teams": [[0, 2], [1, 3]],
+            "house_rules": {
+                "stick_the_dealer": FLAG,
+                "defending_alone": FLAG,
+                "benny": FLAG,
+            },
+        },
+        *(
+            {
+                "id": ruleset,
+                "name": name,
+                "players": {"min": seats, "max": seats},
+                "target": 10,
+                "teams": teams,
+                "house_rules": {"stick_the_dealer": FLAG, "benny": FLAG},
+            }
+            for ruleset, name, seats, teams in (
+                ("two-handed-euchre", "Two-Handed Euchre", 2, None),
+                ("three-handed-euchre", "Three-Handed Euchre", 3, None),
+                ("six-handed-euchre", "Six-Handed Euchre", 6, [[0, 2, 4], [1, 3, 5]]),
+            )
+        ),
     ]
 
 

@@ -12,6 +12,7 @@ GAMES = [
     *json.loads((DATA / "five-handed-games.json").read_text()),
     *json.loads((DATA / "other-rulesets-games.json").read_text()),
     *json.loads((DATA / "shmear-house-rules-games.json").read_text()),
+    *json.loads((DATA / "euchre-family-games.json").read_text()),
 ]
 
 
@@ -39,7 +40,7 @@ def test_worked_game_replays_deal_by_deal(client, example):
             after["deltas"],
             after["scores"],
         ), f"deal {number}"
-        for computed in ("made", "bidders"):
+        for computed in ("made", "bidders", "points"):
             if computed in after:
                 assert deal[computed] == after[computed], f"deal {number}: {computed}"
         assert client.get(f"{url}/deals/{number}").get_json() == deal

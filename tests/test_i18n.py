@@ -479,8 +479,10 @@ def test_translated_pages_name_the_games_and_the_points_in_their_language(client
     words = {"Accept-Language": code}
     new_game = page_text(client.get("/games/new", headers=words).text)
     for rules in engine.rulesets():
-        assert translated(code, rules.label.template) in new_game
-    for english in ("Shmear with a Kitty", "Five-Handed Euchre", "Partner Shmear"):
+        # Each game is offered once the table says how many play (its page asks its count).
+        offered = client.get(f"/games/new?ruleset={rules.id}", headers=words).text
+        assert translated(code, rules.label.template) in page_text(offered)
+    for english in ("Shmear with a Kitty", "Five-Handed Euchre", "Five-Handed Schmier"):
         assert english not in new_game
     kitty = client.get("/games/new?ruleset=shmear-kitty", headers=words).text
     assert translated(code, "Shmear with a Kitty") in page_text(kitty)

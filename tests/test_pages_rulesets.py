@@ -17,6 +17,7 @@ GAMES = [
     *json.loads((DATA / "five-handed-games.json").read_text()),
     *json.loads((DATA / "other-rulesets-games.json").read_text()),
     *json.loads((DATA / "shmear-house-rules-games.json").read_text()),
+    *json.loads((DATA / "euchre-family-games.json").read_text()),
 ]
 SHMEAR_FAMILY = ("shmear", "shmear-high-low", "shmear-partners", "shmear-kitty")
 SPECIAL_CARDS = ("JOKER", "2S", "2H")
@@ -157,21 +158,73 @@ def test_worked_game_played_through_the_deal_form(client, example):
 # --- the new-game page -----------------------------------------------------------------
 
 
-def test_new_game_offers_every_ruleset_as_chips(client):
+def test_new_game_asks_how_many_play_and_offers_the_games_for_that_many(client):
     page = client.get("/games/new").text
+    seats = group(page, "seats")
+    assert "How many are playing?" in seats
+    for count in range(2, 7):
+        assert f"<span>{count}</span>" in seats
+    assert 'value="5" checked' in seats
+    assert page.index('name="seats"') < page.index('name="ruleset"')
     chips = group(page, "ruleset")
-    for name in (
-        "Five-Handed Schmier",
-        "Six-Handed Schmier",
-        "Shmear",
-        "High-Low Shmear",
-        "Partner Shmear",
-        "Shmear with a Kitty",
-        "Five-Handed Euchre",
-    ):
+    for name in ("Five-Handed Schmier", "Shmear", "Shmear with a Kitty", "Five-Handed Euchre"):
         assert f"<span>{name}</span>" in chips
+    for name in ("Six-Handed Schmier", "Partner Shmear", "Euchre", "Two-Handed Euchre"):
+        assert f"<span>{name}</span>" not in chips
     assert 'value="five-handed-schmier" checked' in chips
     assert "the bidder calls a card" in page  # the ruleset's summary
+
+
+@pytest.mark.parametrize(
+    ("seats", "offered", "checked"),
+    [
+        ("2", ["Two-Handed Euchre"], "two-handed-euchre"),
+        ("3", ["Shmear", "Shmear with a Kitty", "Three-Handed Euchre"], "shmear"),
+        (
+            "4",
+            ["Shmear", "High-Low Shmear", "Partner Shmear", "Shmear with a Kitty", "Euchre"],
+            "shmear",
+        ),
+        (
+            "6",
+            ["Six-Handed Schmier", "Shmear", "Shmear with a Kitty", "Six-Handed Euchre"],
+            "six-handed-schmier",
+        ),
+    ],
+)
+def test_choosing_how_many_play_without_javascript_offers_only_their_games(
+    client, seats, offered, checked
+):
+    page = client.get("/games/new")
+    data = {"csrf_token": csrf(page), "seats": seats, "ruleset": "five-handed-schmier"}
+    switched = client.post("/games/new", data=data | {"switch": "1"})
+    assert switched.status_code == 200
+    chips = group(switched.text, "ruleset")
+    assert re.findall(r"<span>([^<]+)</span>", chips) == offered
+    assert f'value="{checked}" checked' in chips
+    assert f'value="{seats}" checked' in group(switched.text, "seats")
+
+
+def test_a_game_chosen_for_the_count_is_kept_and_started(client):
+    page = client.get("/games/new")
+    data = {"csrf_token": csrf(page), "seats": "4", "ruleset": "euchre"}
+    switched = client.post("/games/new", data=data | {"switch": "1"}).text
+    assert 'value="euchre" checked' in group(switched, "ruleset")
+    assert "Stick the dealer" in switched and "Defending alone" in switched
+    data.update({f"players-{seat}": name for seat, name in enumerate("ABCD")})
+    data["first_dealer"] = "0"
+    started = client.post("/games/new", data=data)
+    assert started.status_code == 303
+    assert api_game(client, started.headers["Location"])["ruleset"] == "euchre"
+
+
+def test_changing_how_many_play_with_htmx_swaps_only_the_setup(client):
+    page = client.get("/games/new")
+    data = {"csrf_token": csrf(page), "seats": "3", "ruleset": "euchre", "switch": "1"}
+    swapped = client.post("/games/new", data=data, headers={"HX-Request": "true"})
+    assert swapped.text.lstrip().startswith('<div id="setup-fields"')
+    assert 'value="shmear" checked' in group(swapped.text, "ruleset")
+    assert "<span>Three-Handed Euchre</span>" in swapped.text
 
 
 def test_choosing_a_ruleset_without_javascript_reloads_its_setup_keeping_the_names(client):
@@ -499,8 +552,10 @@ def test_the_target_follows_the_game_chosen_without_javascript(client, ruleset):
     assert started.status_code == 303, started.text
     assert api_game(client, started.headers["Location"])["target"] == ruleset.target
 
-    # With "Show the setup of this game" first, the box shows the game's own target.
-    data = {**posted(page.text), "ruleset": ruleset.id, "switch": "1"}
+    # With "Show the setup of this game" first, the box shows the game's own target (the
+    # game is offered once how many play is chosen).
+    seats = str(ruleset.min_players)
+    data = {**posted(page.text), "seats": seats, "ruleset": ruleset.id, "switch": "1"}
     shown = client.post("/games/new", data=data)
     assert posted(shown.text)["target"] == str(ruleset.target)
     assert f"is played to {ruleset.target}." in shown.text
@@ -521,3 +576,60 @@ def test_a_target_the_player_typed_is_kept_when_the_game_changes(client):
     assert started.status_code == 303, started.text
     euchre = next(r for r in engine.rulesets() if r.id == "five-handed-euchre")
     assert api_game(client, started.headers["Location"])["target"] == euchre.target
+
+
+# --- the Euchre family ------------------------------------------------------------------
+
+
+def test_a_euchre_hand_is_maker_trump_alone_and_tricks_as_chips(client):
+    url = start(client, "euchre", ["Ann", "Bob", "Cy", "Di"], first_dealer=0)
+    page = client.get(url).text
+    form = page[page.index('id="deal-form"') : page.index("</form>", page.index('id="deal-form"'))]
+    assert [name for name in re.findall(r'name="([a-z_]+)"', form) if name != "csrf_token"] == [
+        "number", *["bidder"] * 4, *["trump"] * 4, *["alone"] * 2, *["tricks"] * 6
+    ]  # fmt: skip
+    alone = group(page, "alone")
+    assert "<span>With partners</span>" in alone and "<span>Went alone</span>" in alone
+    assert re.findall(r"<span>(\d)</span>", group(page, "tricks")) == list("012345")
+    assert 'id="flag-thrown_in"' in page and "Everyone passed" in page
+    assert "card-counter" not in page  # Euchre counts tricks, not cards
+    lone = {"bidder": 1, "trump": "H", "alone": True, "tricks": 5}
+    assert post_deal(client, url, "euchre", lone, 1).status_code == 303
+    assert board(client.get(url).text) == [("Ann & Cy", 0), ("Bob & Di", 4)]
+    # The correction page shows the lone hand as entered.
+    edit = client.get(f"{url}/deals/1/edit").text
+    assert 'value="True" checked' in group(edit, "alone")
+    assert 'value="5" checked' in group(edit, "tricks")
+
+
+def test_a_refused_euchre_hand_names_the_field_beside_it(client):
+    url = start(client, "euchre", ["Ann", "Bob", "Cy", "Di"], house_rules={"defending_alone": True})
+    page = client.get(url).text
+    assert "Lone defender" in group(page, "defender_alone")
+    entry = {"bidder": 0, "trump": "S", "defender_alone": 1, "tricks": 1}
+    refused = post_deal(client, url, "euchre", entry, 1)
+    assert refused.status_code == 422
+    assert "only against a maker who went alone" in group(refused.text, "defender_alone")
+    assert api_game(client, url)["deals"] == []
+
+
+def test_stick_the_dealer_offers_no_everyone_passed(client):
+    url = start(client, "two-handed-euchre", ["Ann", "Bob"], house_rules={"stick_the_dealer": True})
+    page = client.get(url).text
+    assert 'id="flag-thrown_in"' not in page
+    assert "alone" not in re.findall(r'name="([a-z_]+)"', page)
+
+
+def test_a_thrown_in_euchre_hand_moves_whose_turn_and_the_big_screen_shows_the_teams(client):
+    url = start(client, "euchre", ["Ann", "Bob", "Cy", "Di"], first_dealer=0)
+    assert "Ann deals · Bob bids first" in client.get(url).text
+    assert post_deal(client, url, "euchre", {"thrown_in": True}, 1).status_code == 303
+    # Unlike Schmier, the deal passes to the left after everyone passed.
+    page = client.get(url).text
+    assert "Bob deals · Cy bids first" in page
+    assert "Everyone passed twice, so the hand was thrown in and Bob" in html.unescape(page)
+    screen = client.get(f"{url}/screen")
+    assert screen.status_code == 200
+    assert "Ann &amp; Cy" in screen.text and "Bob &amp; Di" in screen.text
+    settler = client.get("/rules/three-handed-euchre/settle")
+    assert settler.status_code == 200

@@ -93,6 +93,41 @@ RECORDS = {
             "Ed": (1, 14, 10, (1, 1, 0, 6, 0, 0)),
         },
     ),
+    "euchre": (
+        ("bid", "made", "euchred", "march", "euchring", "alone", "lone_march"),
+        {
+            "Ann": (0, 11, 7, (7, 4, 3, 0, 0, 1, 0)),
+            "Bob": (1, 11, 10, (0, 0, 0, 0, 5, 0, 0)),
+            "Cy": (0, 11, 7, (4, 2, 2, 1, 0, 0, 0)),
+            "Di": (1, 11, 10, (0, 0, 0, 0, 5, 0, 0)),
+        },
+    ),
+    "two-handed-euchre": (
+        ("bid", "made", "euchred", "march", "euchring"),
+        {
+            "Ann": (1, 9, 10, (5, 5, 0, 3, 1)),
+            "Bob": (0, 9, 5, (4, 3, 1, 2, 0)),
+        },
+    ),
+    "three-handed-euchre": (
+        ("bid", "made", "euchred", "march", "euchring"),
+        {
+            "Ann": (0, 8, 11, (2, 1, 1, 0, 5)),
+            "Bob": (1, 8, 10, (1, 0, 1, 0, 5)),
+            "Cy": (0, 8, 5, (5, 1, 4, 0, 2)),
+        },
+    ),
+    "six-handed-euchre": (
+        ("bid", "made", "euchred", "march", "euchring", "alone", "lone_march"),
+        {
+            "Ann": (1, 10, 11, (3, 3, 0, 1, 2, 0, 0)),
+            "Bob": (0, 10, 4, (1, 0, 1, 0, 0, 0, 0)),
+            "Cy": (1, 10, 11, (0, 0, 0, 0, 2, 0, 0)),
+            "Di": (0, 10, 4, (0, 0, 0, 0, 0, 0, 0)),
+            "Ed": (1, 10, 11, (2, 2, 0, 1, 2, 0, 0)),
+            "Flo": (0, 10, 4, (4, 3, 1, 1, 0, 1, 0)),
+        },
+    ),
 }
 
 
@@ -312,7 +347,7 @@ def test_archive_filters_by_ruleset(client):
     assert shown == [ids[RULESETS.index("five-handed-euchre")]]
     assert "Five-Handed Euchre · " in page
     everything = client.get(f"/tables/{table['id']}").text
-    assert len(re.findall(r'href="/games/([^/"]+)/sheet"', everything)) == 7
+    assert len(re.findall(r'href="/games/([^/"]+)/sheet"', everything)) == len(RULESETS)
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,9 @@ class FieldKind(StrEnum):
     """A whole number among the choices (tricks taken)."""
     FLAG = "flag"
     """A boolean that marks a special deal (thrown in, forfeited)."""
+    TOGGLE = "toggle"
+    """A boolean within a played deal (the maker went alone): one of the field's two
+    choices, `False` first."""
     AUCTION = "auction"
     """What each player said, from the dealer's left."""
 

@@ -326,7 +326,8 @@ def _decode(field: engine.EntryField | None, text: str, names: list[str], where:
         if text.isdigit():
             return int(text)
         raise ImportRefused(f"{where}: {name!r} is not a player of this game.")
-    if kind == engine.FieldKind.FLAG or (field is None and text in ("yes", "no")):
+    toggles = (engine.FieldKind.FLAG, engine.FieldKind.TOGGLE)
+    if kind in toggles or (field is None and text in ("yes", "no")):
         if text not in ("yes", "no"):
             raise ImportRefused(f"{where}: write yes or no.")
         return text == "yes"

@@ -99,7 +99,9 @@ def _value(
     labels = {choice.value: choice.label for choice in field.choices}
     if kind == FieldKind.SEAT and isinstance(value, int) and 0 <= value < len(players):
         return players[value]
-    if kind == FieldKind.FLAG:
+    if kind == FieldKind.TOGGLE and value in labels:
+        return translate(labels[value])
+    if kind in (FieldKind.FLAG, FieldKind.TOGGLE):
         return _("yes") if value else _("no")
     if kind == FieldKind.SUIT:
         try:

@@ -182,6 +182,8 @@ class NewGameForm(_RuleErrors, FlaskForm):
 
     shown_elsewhere = frozenset({"house_rules"})
 
+    seats = RadioField(_l("How many are playing?"), validators=[Optional()])
+    """Asked first: the games offered are those played by that many."""
     ruleset = RadioField(_l("Ruleset"), validators=[InputRequired()])
     players = _Rows(StringField(_l("Player")), min_entries=5)
     first_dealer = RadioField(_l("First dealer"), default=RANDOM, validators=[InputRequired()])
@@ -297,9 +299,15 @@ def _encode(value: object) -> str:
 
 
 def new_game_form(
-    rulesets: Sequence[engine.Ruleset], ruleset: engine.Ruleset, **kwargs: Any
+    rulesets: Sequence[engine.Ruleset],
+    ruleset: engine.Ruleset,
+    seats: int | None = None,
+    **kwargs: Any,
 ) -> NewGameForm:
-    """Return the new-game form with the ruleset choices and the ruleset's house rules."""
+    """Return the new-game form: how many play, the games for that many, the house rules.
+
+    `seats` is how many play (see `chosen_setup`); by default the fewest `ruleset` takes.
+    """
 
     class Form(NewGameForm):
         players = _Rows(StringField(_l("Player")), min_entries=ruleset.max_players)
@@ -310,15 +318,46 @@ def new_game_form(
         )
         setattr(Form, f"hr_{name}", _HouseRuleField(label, rule, validators=[Optional()]))
     form = Form(**kwargs)
-    form.ruleset.choices = options((r.id, Words(r.label)) for r in rulesets)
-    if form.ruleset.data is None:
-        form.ruleset.data = ruleset.id
+    count = ruleset.min_players if seats is None else seats
+    form.seats.choices = options((str(n), str(n)) for n in player_counts(rulesets))
+    form.seats.data = str(count)
+    form.ruleset.choices = options((r.id, Words(r.label)) for r in rulesets if plays(r, count))
+    form.ruleset.data = ruleset.id
     return form.setup(ruleset)
 
 
 def chosen_ruleset(rulesets: Sequence[engine.Ruleset], chosen: str | None) -> engine.Ruleset:
     """Return the ruleset of that id, else the first (the rule book's first game)."""
     return next((r for r in rulesets if r.id == chosen), rulesets[0])
+
+
+def plays(ruleset: engine.Ruleset, seats: int) -> bool:
+    """Return whether the game is played by this many players."""
+    return ruleset.min_players <= seats <= ruleset.max_players
+
+
+def player_counts(rulesets: Sequence[engine.Ruleset]) -> list[int]:
+    """Return every number of players some game is played by, fewest first."""
+    return sorted({n for r in rulesets for n in range(r.min_players, r.max_players + 1)})
+
+
+def chosen_setup(
+    rulesets: Sequence[engine.Ruleset], chosen: str | None, seats: str | None
+) -> tuple[int, engine.Ruleset]:
+    """Return how many play and the game chosen for them, from what the page sent.
+
+    A count the page did not send (or not one some game takes) follows the game chosen:
+    the fewest it is played by. A game chosen that is not played by the count sent (the
+    count just changed) gives way to the first game, in the rule book's order, that is.
+    """
+    ruleset = chosen_ruleset(rulesets, chosen)
+    counts = player_counts(rulesets)
+    count = int(seats) if seats and seats.isdigit() and int(seats) in counts else None
+    if count is None:
+        return ruleset.min_players, ruleset
+    if plays(ruleset, count):
+        return count, ruleset
+    return count, next(r for r in rulesets if plays(r, count))
 
 
 # --- a deal ------------------------------------------------------------------------------
@@ -709,7 +748,7 @@ def _deal_form_class(
         name = field.name
         if kind == FieldKind.SEAT:
             attrs[name] = radio(field, [(int(v), label) for v, label in seats])
-        elif kind in (FieldKind.BID, FieldKind.NUMBER):
+        elif kind in (FieldKind.BID, FieldKind.NUMBER, FieldKind.TOGGLE):
             attrs[name] = radio(field, [(c.value, Words(c.label)) for c in field.choices])
         elif kind == FieldKind.SIDE:
             named: list[tuple[Any, Label]] = [(c.value, Words(c.label)) for c in field.choices]

@@ -35,10 +35,11 @@ from scorekeeper.web.forms import (
     ConfirmForm,
     DealForm,
     PutAtTableForm,
-    chosen_ruleset,
+    chosen_setup,
     deal_form,
     new_game_form,
     options,
+    plays,
     scoring_sides,
 )
 from scorekeeper.web.game_page import DECIDED_LABELS, deal_view, game_context, next_deal_form
@@ -89,10 +90,16 @@ def new() -> ResponseReturnValue:
     """
     rulesets = engine.rulesets()
     chosen = request.form.get("ruleset") or request.args.get("ruleset")
-    ruleset = chosen_ruleset(rulesets, chosen)
+    # How many play decides the games offered while choosing; a game started is the one
+    # chosen, whatever count was left ticked.
+    counted = request.form.get("seats") if request.form.get("switch") else None
+    seats, ruleset = chosen_setup(rulesets, chosen, counted)
     lineups = _recent_lineups()
     names = next((lu["names"] for lu in lineups if lu["id"] == request.args.get("lineup")), None)
-    form = new_game_form(rulesets, ruleset, **({"data": {"players": names}} if names else {}))
+    if names and plays(ruleset, len(names)):
+        seats = len(names)
+    kept = {"data": {"players": names}} if names else {}
+    form = new_game_form(rulesets, ruleset, seats, **kept)
     if request.form.get("switch"):
         return render(
             "games/new.html", "games/_setup_fields.html", form=form, ruleset=ruleset, switched=True

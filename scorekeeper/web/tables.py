@@ -30,7 +30,7 @@ from scorekeeper.web.forms import (
     ImportForm,
     MergeForm,
     TableForm,
-    chosen_ruleset,
+    chosen_setup,
     new_game_form,
 )
 from scorekeeper.web.game_page import DECIDED_LABELS, OUTCOME_LABELS
@@ -230,8 +230,12 @@ def new_game(table_id: str) -> ResponseReturnValue:
     table = require_table(table_id)
     _require_edit(table)
     rulesets = engine.rulesets()
-    ruleset = chosen_ruleset(rulesets, request.form.get("ruleset") or request.args.get("ruleset"))
-    form = new_game_form(rulesets, ruleset)
+    chosen = request.form.get("ruleset") or request.args.get("ruleset")
+    # How many play decides the games offered while choosing; a game started is the one
+    # chosen, whatever count was left ticked.
+    counted = request.form.get("seats") if request.form.get("switch") else None
+    seats, ruleset = chosen_setup(rulesets, chosen, counted)
+    form = new_game_form(rulesets, ruleset, seats)
     counts = tables.player_counts(table)
     regulars = tables.regulars(table, counts)
     setup_url = url_for("tables.new_game", table_id=table.id)

@@ -19,6 +19,10 @@ pytestmark = pytest.mark.browser
 def start(page, live_server, ruleset, players, target=None):
     """Choose the ruleset with its chip, name the players, start; Ann deals first."""
     page.goto(live_server + "/games/new")
+    # How many play first: the games for that many are offered.
+    count = group(page, "How many are playing?").get_by_role("radio", name=str(len(players)))
+    count.click()
+    expect(count).to_be_checked()
     group(page, "Ruleset").get_by_role("radio", name=ruleset, exact=True).click()
     # The setup swaps in for that game: wait for it before typing, or the swap drops the names.
     rules = next(r for r in engine.rulesets() if r.name == ruleset)
@@ -166,6 +170,11 @@ def test_choosing_a_ruleset_without_javascript(browser, live_server):
     try:
         page = context.new_page()
         page.goto(live_server + "/games/new")
+        group(page, "How many are playing?").get_by_role("radio", name="6").click()
+        page.get_by_role("button", name="Show the setup of this game").click()
+        expect(
+            group(page, "Ruleset").get_by_role("radio", name="Five-Handed Schmier")
+        ).to_have_count(0)
         group(page, "Ruleset").get_by_role("radio", name="Six-Handed Schmier").click()
         page.get_by_role("button", name="Show the setup of this game").click()
         expect(page.get_by_role("textbox", name="Player 6", exact=True)).to_be_visible()

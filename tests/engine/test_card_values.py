@@ -33,6 +33,10 @@ PLAYERS = {
     "shmear-partners": ["Ann", "Bob", "Cy", "Di"],
     "shmear-kitty": ["Ann", "Bob", "Cy", "Di"],
     "five-handed-euchre": ["Ann", "Bob", "Cy", "Di", "Ed"],
+    "euchre": ["Ann", "Bob", "Cy", "Di"],
+    "two-handed-euchre": ["Ann", "Bob"],
+    "three-handed-euchre": ["Ann", "Bob", "Cy"],
+    "six-handed-euchre": ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"],
 }
 JOKER_COUNTS = {"five-handed-schmier": 1, "six-handed-schmier": 1}
 """The joker counts 1 in the Schmier games that play one; the Shmear packs have none."""

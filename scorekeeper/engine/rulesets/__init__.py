@@ -3,7 +3,13 @@
 from scorekeeper.engine.errors import RuleViolation
 from scorekeeper.engine.messages import msg
 from scorekeeper.engine.ruleset import Ruleset
-from scorekeeper.engine.rulesets.euchre import FiveHandedEuchre
+from scorekeeper.engine.rulesets.euchre import (
+    Euchre,
+    FiveHandedEuchre,
+    SixHandedEuchre,
+    ThreeHandedEuchre,
+    TwoHandedEuchre,
+)
 from scorekeeper.engine.rulesets.five_handed import FiveHandedSchmier
 from scorekeeper.engine.rulesets.shmear import Shmear, ShmearHighLow, ShmearKitty, ShmearPartners
 from scorekeeper.engine.rulesets.six_handed import SixHandedSchmier
@@ -16,6 +22,10 @@ RULESETS: tuple[Ruleset, ...] = (
     ShmearPartners(),
     ShmearKitty(),
     FiveHandedEuchre(),
+    Euchre(),
+    TwoHandedEuchre(),
+    ThreeHandedEuchre(),
+    SixHandedEuchre(),
 )
 """The rulesets, in the order `GET /api/v1/rulesets` lists them."""
 
