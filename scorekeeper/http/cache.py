@@ -199,6 +199,11 @@ PUBLIC = "public, no-cache"
 """The Cache-Control of an answer the same for every browser: any cache may keep it, and
 asks again on every use (so a new deal shows at once)."""
 
+STALE_AT_ONCE = ("X-Accel-Expires", "@1")
+"""The same said to nginx, which stores no answer marked ``no-cache`` and none fresh for
+under a second: kept, but out of date since 1970, so revalidated on every use
+(deploy/nginx.conf; nginx passes the header on to no client)."""
+
 
 def _respond(stored: dict, cache_key: str = "") -> Response:
     """Build the response from what was stored, with this browser's CSRF token put in.
@@ -223,6 +228,7 @@ def _respond(stored: dict, cache_key: str = "") -> Response:
         g.carries_token = True
     if public:
         response.headers["Cache-Control"] = PUBLIC
+        response.headers.set(*STALE_AT_ONCE)
         response.set_etag(stored["etag"])
         g.compressed_key = cache_key
         response.make_conditional(request)
