@@ -15,8 +15,8 @@ CHROMIUM := /usr/bin/chromium
 LOCK_VENV := .venv-lock
 PIP_TOOLS := pip-tools==7.6.2
 
-.PHONY: install install-run install-test assets run serve test browser bench bench-load lint \
-	typecheck lock clean translations python-version FORCE
+.PHONY: install install-run install-test assets run serve test test-quick browser nginx bench \
+	bench-load lint typecheck lock clean translations python-version FORCE
 
 # Each language's catalog, compiled (the .mo files are built here, not committed).
 CATALOGS := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
@@ -124,8 +124,22 @@ $(CHROMIUM):
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core
 
-test: install-test browser
+# Debian's nginx for the test and the benchmark of deploy/nginx.conf (tests/test_nginx.py).
+NGINX := /usr/sbin/nginx
+nginx: $(NGINX)
+
+$(NGINX):
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx
+
+# Everything: the browser tests in Chromium and the tests that start gunicorn and nginx.
+test: install-test browser nginx
 	$(BIN)/python -m pytest
+
+# The quick loop: every test that needs no browser and starts no server (tests/conftest.py
+# marks them), a couple of minutes on two cores.
+test-quick: install-test
+	$(BIN)/python -m pytest -q -m "not browser and not server"
 
 # Speed and query-count targets: a late deal costs what an early one costs, the busiest
 # addresses as ratios to a bare Flask page under the same gunicorn (wrk), a season of
@@ -139,7 +153,7 @@ test: install-test browser
 # temporary SQLite file. docs/performance.md has the figures.
 TABLES ?= 1000
 MINUTES ?= 2
-bench: install-test browser /usr/bin/wrk
+bench: install-test browser nginx /usr/bin/wrk
 	$(BIN)/python -m bench.deals $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
 	$(BIN)/python -m bench.throughput $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
 	$(BIN)/python -m bench $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))

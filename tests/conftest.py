@@ -81,6 +81,24 @@ def pytest_generate_tests(metafunc):
         metafunc.parametrize("backend", params, scope="session")
 
 
+SERVER_FIXTURES = frozenset({"server", "served", "instances", "proxied"})
+"""Fixtures that start gunicorn (or nginx) processes: their tests are marked ``server``."""
+SERVER_MODULES = frozenset({"test_gevent_waits.py"})
+"""Modules whose tests start a server process of their own."""
+
+
+def pytest_collection_modifyitems(items):
+    """Mark the tests that start server processes ``server``, and those under tests/browser/
+    ``browser``, so that `make test-quick` (-m "not browser and not server") leaves them out."""
+    for item in items:
+        if SERVER_FIXTURES.intersection(getattr(item, "fixturenames", ())) or (
+            item.path.name in SERVER_MODULES
+        ):
+            item.add_marker(pytest.mark.server)
+        if "browser" in item.path.parent.parts[-1:]:
+            item.add_marker(pytest.mark.browser)
+
+
 def make_app(database_url: str = "sqlite://", **config: Any):
     """Return an app for tests on this database (schema not created), with test settings."""
     settings = {
