@@ -1,4 +1,4 @@
-"""Five-Handed Euchre, as RULES.md §4 states it."""
+"""Five-Handed Euchre, as docs/rules.md#five-handed-euchre states it."""
 
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -127,7 +127,7 @@ class FiveHandedEuchre(Ruleset):
     house_rules: Mapping[str, HouseRule] = FrozenMap()
     win_facts = (WinFact.STARTING_SCORES,)
     contract_words = ContractWords(msg("made"), msg("euchred"), msg("Made"), msg("Euchred"))
-    """RULES.md §4: makers short of three tricks are euchred."""
+    """docs/rules.md#five-handed-euchre: makers short of three tricks are euchred."""
     statistics = (
         Statistic("bid", msg("Named trump")),
         Statistic("made", msg("Made")),
@@ -197,7 +197,8 @@ class FiveHandedEuchre(Ruleset):
     def score_deal(
         self, config: GameConfig, number: int, dealer: int, scores: Sequence[int], entry: Entry
     ) -> DealResult:
-        """Check the entry against every rule of §4 and score it, or raise RuleViolation."""
+        """Check the entry against every rule of docs/rules.md#five-handed-euchre and score it,
+        or raise RuleViolation."""
         raw = entry.raw
         problems = Problems()
         refuse_unknown(raw, FIELDS, self.label, problems)
@@ -312,7 +313,7 @@ class FiveHandedEuchre(Ruleset):
     def outcome(
         self, config: GameConfig, scores: Sequence[int], last: DealResult | None
     ) -> Outcome:
-        """Run RULES.md §4's win check after a scored deal."""
+        """Run docs/rules.md#five-handed-euchre's win check after a scored deal."""
         target = config.target
         reached = tuple(seat for seat, score in enumerate(scores) if score >= target)
         # 1. Nobody at the target: play on.
