@@ -163,10 +163,13 @@ bench: install-test browser nginx /usr/bin/wrk
 	$(MAKE) --no-print-directory bench-load
 
 # The load test alone: TABLES tables on PostgreSQL with Locust, 5 phones following each game
-# on its stream and a deal a minute per table, MINUTES minutes after every user started.
+# on its stream and a deal a minute per table, MINUTES minutes after every user started;
+# then the same through nginx (deploy/nginx.conf).
 # BENCH_SERVER names another PostgreSQL server.
-bench-load: install-test
+bench-load: install-test nginx
 	$(BIN)/python -m bench.load --tables $(TABLES) --minutes $(MINUTES) \
+		$(if $(BENCH_SERVER),--server $(BENCH_SERVER))
+	$(BIN)/python -m bench.load --tables $(TABLES) --minutes $(MINUTES) --nginx \
 		$(if $(BENCH_SERVER),--server $(BENCH_SERVER))
 
 /usr/bin/wrk:
