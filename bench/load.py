@@ -159,7 +159,10 @@ def _report(stats: dict, tables: int) -> list[str]:
         if row is None:
             continue
         figures = [row["50%"], row["95%"], row["99%"], row["Max Response Time"]]
-        times = "".join(f"{float(figure):>8.0f}" for figure in figures)
+        # Locust says N/A for a figure of requests of which none succeeded.
+        times = "".join(
+            f"{figure:>8}" if figure == "N/A" else f"{float(figure):>8.0f}" for figure in figures
+        )
         print(f"{name:<24}{row['Request Count']:>8}{row['Failure Count']:>8}{times}")
     failures = []
     total = stats.get("Aggregated", {})

@@ -22,9 +22,11 @@ NGINX = "/usr/sbin/nginx"
 MAIN = """\
 daemon off;
 worker_processes 1;
+# Each phone following a game holds two connections (its own and nginx's to the app).
+worker_rlimit_nofile 40000;
 {user}pid {folder}/nginx.pid;
 error_log {folder}/error.log warn;
-events {{ worker_connections 4096; }}
+events {{ worker_connections 16384; }}
 http {{
     include /etc/nginx/mime.types;
     default_type application/octet-stream;

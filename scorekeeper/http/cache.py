@@ -199,6 +199,10 @@ PUBLIC = "public, no-cache"
 """The Cache-Control of an answer the same for every browser: any cache may keep it, and
 asks again on every use (so a new deal shows at once)."""
 
+PRIVATE = "private, no-cache"
+"""The Cache-Control of a page made for one browser (its token, a message for it alone):
+no shared cache keeps it."""
+
 STALE_AT_ONCE = ("X-Accel-Expires", "@1")
 """The same said to nginx, which stores no answer marked ``no-cache`` and none fresh for
 under a second: kept, but out of date since 1970, so revalidated on every use
@@ -224,6 +228,8 @@ def _respond(stored: dict, cache_key: str = "") -> Response:
             or headers.get("Cache-Control", PUBLIC) != PUBLIC
         )
     response = current_app.response_class(body, stored["status"], stored["headers"])
+    if not public and "Cache-Control" not in response.headers:
+        response.headers["Cache-Control"] = PRIVATE
     if stored["carries_token"]:
         g.carries_token = True
     if public:
