@@ -445,3 +445,14 @@ def test_an_editors_page_is_compressed_for_that_browser_with_its_own_token(app, 
     assert f'name="csrf_token" value="{token}"' in page
     other = edit(app, game).get(f"/games/{game['id']}", headers={"Accept-Encoding": "gzip"})
     assert token not in gzip.decompress(other.data).decode()
+
+
+def test_a_plain_read_costs_no_rate_limit_work_unless_every_request_is_limited(app):
+    from scorekeeper.http import ratelimits
+
+    for method, exempt in (("GET", True), ("HEAD", True), ("POST", False), ("PUT", False)):
+        with app.test_request_context("/games/x", method=method):
+            assert ratelimits._plain_read() is exempt, method
+    app.config.update(RATELIMIT_ENABLED=True, RATELIMIT_DEFAULT="100 per minute")
+    with app.test_request_context("/games/x", method="GET"):
+        assert ratelimits._plain_read() is False  # such a limit counts every request
