@@ -18,7 +18,6 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
 from scorekeeper import engine
-from scorekeeper.extensions import db
 from scorekeeper.http import API_PREFIX, bodies, ratelimits
 from scorekeeper.store import busy, games, lookup
 
@@ -166,13 +165,13 @@ def register_handlers(bp: Blueprint) -> None:
 
 def api_error(error: ApiError) -> Response:
     """Answer an ApiError as it is."""
-    db.session.rollback()
+    busy.end_session()
     return error.response()
 
 
 def rule_violation(error: engine.RuleViolation) -> Response:
     """Answer the engine's refusal: 400 wrong type, 409 game over or conflict, else 422."""
-    db.session.rollback()
+    busy.end_session()
     if isinstance(error, engine.WrongType):
         status, code = 400, "bad_request"
     elif isinstance(error, engine.GameOver):
@@ -199,38 +198,38 @@ def _conflict_message(error: engine.CorrectionConflict) -> str:
 
 def number_conflict(error: games.NumberConflict) -> Response:
     """Answer 409: the entry is not for the next deal."""
-    db.session.rollback()
+    busy.end_session()
     return ApiError(409, "conflict", str(error), {"number": [str(error)]}).response()
 
 
 def not_last_deal(error: games.NotLastDeal) -> Response:
     """Answer 409: only the last deal can be undone."""
-    db.session.rollback()
+    busy.end_session()
     return ApiError(409, "conflict", str(error)).response()
 
 
 def no_such_deal(error: games.NoSuchDeal) -> Response:
     """Answer 404 for a deal the game does not have."""
-    db.session.rollback()
+    busy.end_session()
     return _not_found(str(error))
 
 
 def missing(error: lookup.Missing) -> Response:
     """Answer 404 for a game, deal or table the store does not have, in the store's words."""
-    db.session.rollback()
+    busy.end_session()
     return _not_found(str(error))
 
 
 def game_full(error: games.GameFull) -> Response:
     """Answer 409: the game holds as many deals or changes as a game may."""
-    db.session.rollback()
+    busy.end_session()
     return ApiError(409, "game_full", str(error)).response()
 
 
 def database_error(error: OperationalError) -> Response:
     """Answer 503 with Retry-After when the database was busy or out of reach (a restart);
     any other failure is a 500."""
-    db.session.rollback()
+    busy.end_session()
     if busy.is_busy(error):
         return busy_response()
     if busy.is_lost(error):
@@ -248,7 +247,7 @@ def busy_response(message: str = busy.MESSAGE) -> Response:
 
 def http_error(error: HTTPException) -> Response:
     """Answer any HTTP error (a 405, a 500 â¦) in the API's shape."""
-    db.session.rollback()
+    busy.end_session()
     if isinstance(error, RequestEntityTooLarge):
         return _too_large()
     status = error.code or 500

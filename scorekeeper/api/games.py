@@ -84,11 +84,15 @@ def rematch(game_id: str) -> Response:
     """Start the game's next game once: 201 the first time, then 200 with the same game.
 
     Same players, seats, rules, target and table; the seat after the last dealer deals
-    first. The next game keeps this game's edit token.
+    first. The next game keeps this game's edit token. Refused (403) at a table whose
+    edit link was renewed since the game was put there.
     """
     game = require_game(game_id, deals=False)
     _require_edit_token(game)
-    next_game, started = tables.rematch(game)
+    try:
+        next_game, started = tables.rematch(game)
+    except tables.TableLinkRenewed as error:
+        raise ApiError(403, "forbidden", str(error)) from None
     document = games.game_document(next_game)
     headers = {"Location": url_for("api.game", game_id=next_game.id)}
     return json_response(document, 201 if started else 200, headers)

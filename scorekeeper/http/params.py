@@ -20,6 +20,18 @@ def is_digits(text: object) -> bool:
     return isinstance(text, str) and DIGITS.fullmatch(text) is not None
 
 
+def whole_number(text: object, hi: int = MAX_ID) -> int | None:
+    """Return the text as a whole number of ASCII digits up to `hi`, else None.
+
+    Its length is checked before it is converted: ``int`` refuses more than 4,300 digits
+    with a ValueError, and a number that long is no count, seat or deal anyway.
+    """
+    if not is_digits(text) or len(str(text)) > len(str(hi)):
+        return None
+    number = int(str(text))
+    return number if number <= hi else None
+
+
 def parse_int(text: object, default: int | None, lo: int, hi: int) -> int | None:
     """Return the text as a whole number clamped to [lo, hi], or `default` when it is not one."""
     if not isinstance(text, str) or not is_digits(text):

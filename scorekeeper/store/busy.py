@@ -7,6 +7,8 @@ pages keep what was typed, so it can be sent again.
 
 from sqlalchemy.exc import OperationalError
 
+from scorekeeper.extensions import db
+
 RETRY_AFTER = 2
 """Seconds a client is asked to wait before sending a refused request again."""
 MESSAGE = "The score pad is busy with another change; nothing was saved, send it again."
@@ -43,9 +45,26 @@ def is_lost(error: BaseException) -> bool:
         return False
     if error.connection_invalidated:
         return True
-    state: str | None = getattr(error.orig, "sqlstate", "")
+    return is_lost_connection(error.orig)
+
+
+def is_lost_connection(original: BaseException | None) -> bool:
+    """Return whether the driver's error means the connection is gone (the server ended
+    the session, or it was refused, timed out or closed)."""
+    state: str | None = getattr(original, "sqlstate", "")
     if state == "":
         return False  # not PostgreSQL's driver: its errors all have a state, maybe None
     # No state: psycopg's own error, not the server's answer to a statement. Its
     # OperationalErrors are the connection's: refused, timed out, closed.
     return state is None or state in _LOST_STATES or state.startswith("08")
+
+
+def end_session() -> None:
+    """Roll the session back; a connection the database dropped meanwhile (a restart) is
+    let go instead of raising, since nothing is left to roll back on it."""
+    try:
+        db.session.rollback()
+    except OperationalError as error:
+        if not is_lost(error):
+            raise
+        db.session().invalidate()  # the connection is dropped, not handed back

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from scorekeeper import engine
@@ -543,17 +544,16 @@ def import_made_offline(
     time made (`made_at`, ISO 8601), its setup by the engine. A `first_dealer` of None is
     drawn at random. Raises ImportRefused naming what is wrong; nothing is stored then.
     """
-    existing = db.session.get(Game, game_id) if isinstance(game_id, str) else None
-    if existing is not None:
-        if tokens.check_token(existing.edit_token_hash, token):
-            return existing, False
-        raise ImportRefused(f"Game {game_id} is already stored.")
+    # Both are checked before either is looked up: PostgreSQL refuses a NUL byte outright.
     if not isinstance(token, str) or not PHONE_TOKEN.fullmatch(token):
         raise ImportRefused(
             "The edit token made on the phone must be 32 to 64 URL-safe characters."
         )
     if not isinstance(game_id, str) or not import_checks.ID.fullmatch(game_id):
         raise ImportRefused("The game's id must be 16 to 32 letters, digits, '-' or '_'.")
+    existing = _made_offline_already(game_id, token)
+    if existing is not None:
+        return existing, False
     players = setup.get("players")
     first_dealer = setup.get("first_dealer")
     if first_dealer is None:
@@ -571,10 +571,29 @@ def import_made_offline(
         "deals": [],
         "edit_token_hash": tokens.hash_token(token),
     }
-    result = import_document(
-        {"format": FORMAT, "version": VERSION, "games": [record]}, keep_ids=True
-    )
+    try:
+        result = import_document(
+            {"format": FORMAT, "version": VERSION, "games": [record]}, keep_ids=True
+        )
+    except (ImportRefused, IntegrityError):
+        # Sent twice at once: the other send stored it after our look and before our write
+        # (its row is found, or its key refuses ours). Every send is answered as the first.
+        existing = _made_offline_already(game_id, token)
+        if existing is None:
+            raise
+        return existing, False
     return result.games[0], True
+
+
+def _made_offline_already(game_id: str, token: str) -> Game | None:
+    """Return the game stored under this id with this edit token, or None when there is
+    none; refuse a game stored under this id with another token."""
+    existing = db.session.get(Game, game_id, populate_existing=True)
+    if existing is None:
+        return None
+    if not tokens.check_token(existing.edit_token_hash, token):
+        raise ImportRefused(f"Game {game_id} is already stored.")
+    return existing
 
 
 def _stage(document: Any, keep_ids: bool, table: CardTable | None) -> ImportResult:
@@ -633,7 +652,7 @@ def _seat_regulars(table: CardTable, games: list[Game]) -> dict[str, TablePlayer
     return the regulars by key."""
     regulars = {p.key: p for p in table.players}
     for game in games:
-        game.table_id = table.id
+        game.table_id, game.table_token_hash = table.id, table.edit_token_hash
         for player in game.players:
             key = name_key(player.name)
             if key not in regulars:

@@ -263,18 +263,23 @@ def start_next_game(game: Game, **setup: Any) -> tuple[Game, bool]:
     edit the next. Its version moves on, so every phone following it hears of the next game.
     Raises WrongType or RuleViolation like `create_game`; nothing is stored then.
     """
-    game_id = game.id
+    game_id, token_hash = game.id, game.edit_token_hash
     if game.next_game_id is not None:
         existing = get_game(game.next_game_id, deals=False)
         if existing is not None:
             return existing, False
-    new_game = _new_game(**setup, edit_token_hash=game.edit_token_hash)
+    new_game = _new_game(**setup, edit_token_hash=token_hash)
     db.session.add(new_game)
     try:
         db.session.flush()
         claimed = db.session.execute(
             update(Game)
-            .where(Game.id == game_id, Game.next_game_id.is_(None))
+            # Not when its edit link was renewed meanwhile: the new game would keep the old one.
+            .where(
+                Game.id == game_id,
+                Game.next_game_id.is_(None),
+                Game.edit_token_hash == token_hash,
+            )
             .values(next_game_id=new_game.id, version=Game.version + 1, updated_at=utcnow())
             .execution_options(synchronize_session=False)
         )
@@ -468,15 +473,46 @@ def check_edit_token(game: Game, token: str | None) -> bool:
 
 
 def rotate_edit_token(game: Game) -> str:
-    """Give the game a new edit token (the old one stops working) and return it."""
+    """Give the game a new edit token (the old one stops working) and return it.
+
+    Every next game that inherited the old token through Rematch (`following`) takes the
+    new one in the same transaction: a revoked link edits none of them.
+    """
     token = tokens.new_token()
+    new_hash = tokens.hash_token(token)
 
     def attempt(game: Game) -> None:
+        old_hash = game.edit_token_hash
+        inherited = following(game)
         _claim(game)
-        game.edit_token_hash = tokens.hash_token(token)
+        game.edit_token_hash = new_hash
+        if inherited:
+            # Their versions move on too, so every phone following one of them hears of it.
+            db.session.execute(
+                update(Game)
+                .where(Game.id.in_(inherited), Game.edit_token_hash == old_hash)
+                .values(edit_token_hash=new_hash, version=Game.version + 1, updated_at=utcnow())
+                .execution_options(synchronize_session=False)
+            )
 
     _retrying(game, attempt)
     return token
+
+
+def following(game: Game) -> list[str]:
+    """Return the ids of the games after this one in its Rematch chain (its next game, that
+    one's next …) that hold the same edit token, nearest first: one read by key each."""
+    found: list[str] = []
+    next_id = game.next_game_id
+    while next_id is not None and next_id not in found and next_id != game.id:
+        row = db.session.execute(
+            select(Game.edit_token_hash, Game.next_game_id).where(Game.id == next_id)
+        ).first()
+        if row is None or row.edit_token_hash != game.edit_token_hash:
+            break
+        found.append(next_id)
+        next_id = row.next_game_id
+    return found
 
 
 # ---------------------------------------------------------------- internals

@@ -98,6 +98,9 @@ class Game(Model):
         ForeignKey("card_tables.id", ondelete="SET NULL", name="fk_games_table_id")
     )
     """The table (group of regular players) the game was played at, if any."""
+    table_token_hash: Mapped[str | None] = mapped_column(String(64))
+    """The table's edit token hash when the game was put at it: the game's edit rights
+    start its Rematch at the table only while the table keeps that edit link."""
     next_game_id: Mapped[str | None] = mapped_column(
         ForeignKey("games.id", ondelete="SET NULL", name="fk_games_next_game_id")
     )

@@ -14,7 +14,12 @@ system, with a poll that does not wait; a connection with something to read is d
 
 A connection that dies while a request uses it, or a server that cannot be reached at
 all, fails that request; ``busy.is_lost`` tells it from other failures, and the request
-answers 503 ``busy`` with ``Retry-After``.
+answers 503 ``busy`` with ``Retry-After``. Such a failure (the server ended the session:
+a restart) counts as a disconnect, so SQLAlchemy drops that connection and every other
+one the pool opened before it, and the requests after it start on new ones. When the
+connection dies after the view made its answer, the session's end lets it go (its
+rollback has nothing left to undo) and the answer stands, instead of failing in the
+teardown, where only the server's bare 500 could answer.
 """
 
 import select
@@ -23,9 +28,11 @@ from typing import Any
 
 from flask import Flask
 from sqlalchemy import Engine, event
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.engine import ExceptionContext
+from sqlalchemy.exc import InvalidatePoolError
 
 from scorekeeper.extensions import db
+from scorekeeper.store import busy
 
 
 def _os_poll() -> Any:
@@ -43,19 +50,36 @@ _poll = _os_poll()
 def init_app(app: Flask) -> None:
     """Check the connections the app's PostgreSQL engines hand out."""
     with app.app_context():
-        for engine in db.engines.values():
-            if engine.dialect.name == "postgresql":
-                listen_for_closed(engine)
+        engines = [e for e in db.engines.values() if e.dialect.name == "postgresql"]
+    for engine in engines:
+        listen_for_closed(engine)
+    if engines:
+        # Registered after Flask-SQLAlchemy's own, so it runs first: that one's rollback
+        # would raise on a connection the server closed.
+        app.teardown_appcontext(_end_session)
+
+
+def _end_session(_error: BaseException | None) -> None:
+    busy.end_session()
 
 
 def listen_for_closed(engine: Engine) -> None:
-    """Drop each connection the server has closed when the engine's pool hands it out."""
+    """Drop each connection the server has closed when the engine's pool hands it out, and
+    with it every connection the pool opened before (they were all ended by the restart)."""
     event.listen(engine, "checkout", _drop_if_closed)
+    event.listen(engine, "handle_error", _lost_is_a_disconnect)
 
 
 def _drop_if_closed(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
     if dbapi_connection.closed or dbapi_connection.broken or _readable(dbapi_connection):
-        raise DisconnectionError("The database server closed this connection.")
+        raise InvalidatePoolError("The database server closed this connection.")
+
+
+def _lost_is_a_disconnect(context: ExceptionContext) -> None:
+    """Count a session the server ended as a lost connection, whatever the driver's text."""
+    if busy.is_lost_connection(context.original_exception):
+        context.is_disconnect = True
+        context.invalidate_pool_on_disconnect = True
 
 
 def _readable(dbapi_connection: Any) -> bool:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import case, exists, func, select, update
+from sqlalchemy import case, exists, false, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -236,15 +236,34 @@ def start_game(table: CardTable, **settings: Any) -> tuple[Game, str]:
     return game, token
 
 
-def rematch(game: Game) -> tuple[Game, bool]:
+class TableLinkRenewed(PermissionError):
+    """The game's table has a new edit link since the game was put at it: the game's edit
+    rights no longer start games there."""
+
+
+def rematch(game: Game, table_token: str | None = None) -> tuple[Game, bool]:
     """Return the game's next game and whether this call started it.
 
     Same players in the same seats, rules, target and table; the seat after the last
     dealer deals first. Made once (`games.start_next_game`): a second call, from any
-    phone or client, answers the same game.
+    phone or client, answers the same game. Starting it at the table needs the table's
+    edit link the game was put there under, or the table's edit token as it is now
+    (`table_token`): raises TableLinkRenewed otherwise, storing nothing.
     """
     config = games.game_config(game)
     table_id = game.table_id
+    if game.next_game_id is None and table_id is not None:
+        table = get_table(table_id)
+        renewed = (
+            table is not None
+            and game.table_token_hash is not None
+            and game.table_token_hash != table.edit_token_hash
+        )
+        if renewed and not (table is not None and check_table_token(table, table_token)):
+            raise TableLinkRenewed(
+                "This table has a new edit link since this game was put at it; "
+                "starting its next game there needs the table's new edit link."
+            )
     next_game, started = games.start_next_game(
         game,
         ruleset=config.ruleset.id,
@@ -277,7 +296,7 @@ def attach_game(table: CardTable, game: Game) -> None:
             db.session.flush()  # new regulars get their ids
             for player in game.players:
                 player.table_player_id = known[name_key(player.name)].id
-            game.table_id = table.id
+            game.table_id, game.table_token_hash = table.id, table.edit_token_hash
             if game.deal_count:
                 db.session.flush()
                 records.relink_seats(game)
@@ -370,7 +389,9 @@ def archive(
     if player is not None:
         where.append(exists().where(Player.game_id == Game.id, Player.table_player_id == player))
     if ruleset:
-        where.append(Game.ruleset == ruleset)
+        # An id no ruleset has matches no game, and never reaches the database (NUL).
+        known = ruleset in {r.id for r in engine.rulesets()}
+        where.append(Game.ruleset == ruleset if known else false())
     if outcome:
         where.append(Game.status == outcome)
     total = db.session.scalar(select(func.count()).select_from(Game).where(*where)) or 0

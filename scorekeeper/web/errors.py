@@ -18,7 +18,6 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 
 from scorekeeper import engine
-from scorekeeper.extensions import db
 from scorekeeper.http import ratelimits
 from scorekeeper.store import busy, games, limits, lookup
 
@@ -73,7 +72,7 @@ def error_page(error: HTTPException) -> HTTPException | Response:
     if status not in PAGES:
         return error
     if status == 500:
-        db.session.rollback()
+        busy.end_session()
     title, message = PAGES[status]
     response = render(title(), message(), status)
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
@@ -91,7 +90,7 @@ def missing(_error: lookup.Missing) -> HTTPException | Response:
 def database_error(error: OperationalError) -> Response:
     """Answer a busy database, or one out of reach (a restart), with 503 and Retry-After;
     any other failure as a 500 page."""
-    db.session.rollback()
+    busy.end_session()
     if busy.is_busy(error):
         return busy_page()
     if busy.is_lost(error):

@@ -7,7 +7,6 @@ the engine's field, so the engine's messages land beside the control that caused
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Self, TypeAlias
@@ -34,6 +33,7 @@ from wtforms.validators import InputRequired, Length, Optional
 
 from scorekeeper import engine
 from scorekeeper.engine import FieldKind, Suit
+from scorekeeper.http import params
 from scorekeeper.phone import full_ranks, scoring_sides
 from scorekeeper.web.i18n import translate
 
@@ -50,8 +50,6 @@ HOUSE_RULE_VALUE_LABELS = {
     "3x2": _l("Three teams of two"),
     "2x3": _l("Two teams of three"),
 }
-NUMBER_TEXT = re.compile(r"[0-9]+")
-"""A deal number as the hidden field carries it: ASCII digits only."""
 
 Label: TypeAlias = "str | Words | LazyString"
 """What a control's label or a choice's text may be: plain text, engine words, a lazy
@@ -458,14 +456,15 @@ class DealForm(_RuleErrors, FlaskForm):
             data = self[name].data
             if data in (None, NONE):
                 continue
-            if not NUMBER_TEXT.fullmatch(str(data)):
+            count = params.whole_number(str(data))
+            if count is None:
                 raise ValueError(
                     _l(
                         "This form holds a value it does not offer. "
                         "Reload the page and enter it again."
                     )
                 )
-            taken[value.card] = int(data)
+            taken[value.card] = count
         if not taken:
             return None
         return engine.add_up(kept.values, taken, len(kept.heads))
@@ -529,8 +528,7 @@ class DealForm(_RuleErrors, FlaskForm):
 
     def posted_number(self) -> int | None:
         """Return the deal number the page was showing, if it sent a well-formed one."""
-        text = self.number.data or ""
-        return int(text) if NUMBER_TEXT.fullmatch(text) else None
+        return params.whole_number(self.number.data)
 
     def to_entry(self, flag: str | None = None) -> dict[str, Any]:
         """Return the API entry for what was chosen; fields left unchosen are left out."""

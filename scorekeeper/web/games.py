@@ -176,7 +176,7 @@ def add_deal(game_id: str) -> ResponseReturnValue:
     save_as = request.form.get("save_as")
     if save_as is not None:
         form.number.data = save_as
-    if not params.is_digits(form.number.data or "0"):
+    if params.whole_number(form.number.data or "0") is None:
         form.number.data = ""
         form.add_rule_errors({None: [_bad_number_message()]})
     elif form.validate_on_submit() and (entry := _entry_of(form)) is not None:
@@ -271,7 +271,7 @@ def correct(game_id: str, number: int) -> ResponseReturnValue:
         form.fill_from(deal.entry or {})
     elif _counted_cards(form):
         pass
-    elif not params.is_digits(request.form.get("number") or "0"):
+    elif params.whole_number(request.form.get("number") or "0") is None:
         form.number.data = ""
         form.add_rule_errors({None: [_bad_number_message()]})
         status = 422
@@ -424,16 +424,25 @@ def rematch(game_id: str) -> BaseResponse:
     """Start the next game: same players in the same seats, rules, target and table.
 
     The seat after the last dealer deals first. Whoever may edit this game may start its
-    rematch, at its table too: they already enter that table's results through this game.
-    Made once: a second tap, or another phone, reaches the same next game, which keeps
-    this game's edit rights.
+    rematch, at its table too: they already enter that table's results through this game,
+    as long as the table keeps the edit link it had when the game was put there (after
+    a new one, only a browser holding the new one starts it). Made once: a second tap,
+    or another phone, reaches the same next game, which keeps this game's edit rights.
     """
     game = require_game(game_id, deals=False)
     _require_edit(game)
     if not ConfirmForm().validate_on_submit():
         abort(400)
     token = keyring.token(keyring.GAME_TOKENS, game.id)
-    new_game, started = tables.rematch(game)
+    table_token = keyring.token(keyring.TABLE_TOKENS, game.table_id) if game.table_id else None
+    try:
+        new_game, started = tables.rematch(game, table_token)
+    except tables.TableLinkRenewed:
+        message = _(
+            "This table has a new edit link since this game was put at it. Open the "
+            "table's new edit link on this phone to start the next game there."
+        )
+        return errors.render(_("View only"), message, 403)
     if token is not None:  # the browser may edit this game, so it holds its token
         keyring.grant(keyring.GAME_TOKENS, new_game.id, token)
     keyring.remember(keyring.RECENT_GAMES, new_game.id)

@@ -171,7 +171,7 @@ def earlier(game_id: str) -> Response:
     they come as a page of their own.
     """
     version, can_edit = cache.version_and_rights(game_id)
-    before = request.args.get("before", type=int)
+    before = params.int_arg("before", None, 0, params.MAX_ID)
 
     def render_earlier() -> Response:
         context = game_context(require_game(game_id))

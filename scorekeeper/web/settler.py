@@ -18,6 +18,7 @@ from wtforms import BooleanField, HiddenField, RadioField, StringField
 from wtforms.fields.choices import SelectChoice
 
 from scorekeeper import engine
+from scorekeeper.http import params
 from scorekeeper.web.forms import HOUSE_RULE_VALUE_LABELS, NONE, _RuleErrors
 from scorekeeper.web.i18n import join_words, translate
 from scorekeeper.web.rulebook import Step, win_steps
@@ -76,10 +77,11 @@ def player_names(count: int) -> list[str]:
 
 
 def _int(given: str | None) -> int | None:
-    """Return the whole number in `given` (a sign allowed), or None."""
+    """Return the whole number in `given` (a sign allowed, as large as a stored number), or None."""
     text = (given or "").strip().replace("\u2212", "-")
-    body = text[1:] if text[:1] in "+-" else text
-    return int(text) if body.isascii() and body.isdigit() else None
+    sign, body = (text[0], text[1:]) if text[:1] in ("+", "-") else ("", text)
+    number = params.whole_number(body)
+    return None if number is None else -number if sign == "-" else number
 
 
 class Table:

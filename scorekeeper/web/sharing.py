@@ -64,7 +64,9 @@ def rotate(game_id: str) -> Response:
     if not ConfirmForm().validate_on_submit():
         abort(400)
     token = games.rotate_edit_token(game)
-    keyring.grant(keyring.GAME_TOKENS, game.id, token)
+    # This browser keeps editing the games after this one that took the new token too.
+    for next_id in [game.id, *games.following(game)]:
+        keyring.grant(keyring.GAME_TOKENS, next_id, token)
     flash(
         _(
             "New edit link made. Old edit links and API tokens no longer work; "
