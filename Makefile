@@ -15,8 +15,8 @@ CHROMIUM := /usr/bin/chromium
 LOCK_VENV := .venv-lock
 PIP_TOOLS := pip-tools==7.6.2
 
-.PHONY: install install-run install-test assets run serve test test-js browser bench bench-load lint \
-	typecheck typecheck-js lock clean translations python-version FORCE
+.PHONY: install install-run install-test assets run serve test test-quick test-js browser nginx \
+	bench bench-load lint typecheck typecheck-js lock clean translations python-version FORCE
 
 # Each language's catalog, compiled (the .mo files are built here, not committed).
 CATALOGS := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
@@ -124,8 +124,22 @@ $(CHROMIUM):
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core
 
-test: install-test browser test-js
+# Debian's nginx for the test and the benchmark of deploy/nginx.conf (tests/test_nginx.py).
+NGINX := /usr/sbin/nginx
+nginx: $(NGINX)
+
+$(NGINX):
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx
+
+# Everything: the browser tests in Chromium and the tests that start gunicorn and nginx.
+test: install-test browser nginx test-js
 	$(BIN)/python -m pytest
+
+# The quick loop: every test that needs no browser and starts no server (tests/conftest.py
+# marks them), a couple of minutes on two cores.
+test-quick: install-test test-js
+	$(BIN)/python -m pytest -q -m "not browser and not server"
 
 # The browser's scripts' tools (package.json, locked in package-lock.json: TypeScript's
 # checker, fake-indexeddb), installed from the npm registry as locked. Nothing of it is served.
@@ -150,7 +164,7 @@ test-js: node_modules/.installed
 # temporary SQLite file. docs/performance.md has the figures.
 TABLES ?= 1000
 MINUTES ?= 2
-bench: install-test browser /usr/bin/wrk
+bench: install-test browser nginx /usr/bin/wrk
 	$(BIN)/python -m bench.deals $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
 	$(BIN)/python -m bench.throughput $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
 	$(BIN)/python -m bench $(if $(BENCH_DATABASE),--database $(BENCH_DATABASE))
@@ -160,10 +174,13 @@ bench: install-test browser /usr/bin/wrk
 	$(MAKE) --no-print-directory bench-load
 
 # The load test alone: TABLES tables on PostgreSQL with Locust, 5 phones following each game
-# on its stream and a deal a minute per table, MINUTES minutes after every user started.
+# on its stream and a deal a minute per table, MINUTES minutes after every user started;
+# then the same through nginx (deploy/nginx.conf).
 # BENCH_SERVER names another PostgreSQL server.
-bench-load: install-test
+bench-load: install-test nginx
 	$(BIN)/python -m bench.load --tables $(TABLES) --minutes $(MINUTES) \
+		$(if $(BENCH_SERVER),--server $(BENCH_SERVER))
+	$(BIN)/python -m bench.load --tables $(TABLES) --minutes $(MINUTES) --nginx \
 		$(if $(BENCH_SERVER),--server $(BENCH_SERVER))
 
 /usr/bin/wrk:

@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.load --tables 1000          # or: make bench-load TABLES=1000
     .venv/bin/python -m bench.load --tables 300 --minutes 3 --server postgresql+psycopg://…
+    .venv/bin/python -m bench.load --tables 1000 --nginx  # through deploy/nginx.conf
 
 A new PostgreSQL database is made for the run (and dropped after it), the tables' games
 are started in it, and the app is served by gunicorn as the Procfile serves it
@@ -11,6 +12,8 @@ the game page does, and a scorekeeper saving a deal about once a minute, for a f
 minutes after every user has started. The figures are those of that steady state: Locust's
 statistics are reset once the last user has started (its half-minute ramp-up, when every
 phone opens its stream at once, is not what a thousand tables in play look like).
+With ``--nginx`` every request goes through Debian's nginx running deploy/nginx.conf in
+front of the app (bench/nginx.py), as in production (docs/deploy.md).
 
 It passes when nothing failed, deal posts answered within 100 ms at the 99th percentile,
 and every phone heard of every deal within 3 s of its being sent.
@@ -24,13 +27,15 @@ import secrets
 import subprocess
 import sys
 import tempfile
+from contextlib import ExitStack
 from pathlib import Path
 
 import psycopg
 from sqlalchemy import make_url
 
+from bench import nginx
 from bench.locustfile import LIVE, PHONES, SEEN, STREAM
-from bench.throughput import ROOT, _serve
+from bench.throughput import ROOT, _free_port, _serve
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.store import games
@@ -48,6 +53,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--minutes", type=float, default=3, help="after every user started")
     parser.add_argument("--server", default=SERVER, help="a PostgreSQL server's SQLAlchemy URL")
+    parser.add_argument("--nginx", action="store_true", help="through deploy/nginx.conf")
     args = parser.parse_args()
 
     name = f"bench_load_{secrets.token_hex(4)}"
@@ -58,9 +64,15 @@ def main() -> None:
             played = Path(folder) / "games.json"
             played.write_text(json.dumps(_start_games(url, args.tables)))
             sessions_before = _sessions(args.server, name)
-            with _serve("scorekeeper:create_app()", url) as app:
+            proxied = {"FLASK_BEHIND_PROXY": "true"} if args.nginx else {}
+            with ExitStack() as stack:
+                app = stack.enter_context(_serve("scorekeeper:create_app()", url, proxied))
+                base = app.base
+                if args.nginx:
+                    upstream = [app.base.removeprefix("http://")]
+                    base = stack.enter_context(nginx.running(Path(folder), _free_port(), upstream))
                 cpu_before = app.cpu_seconds()
-                stats = _locust(app.base, played, args.tables, args.minutes, Path(folder))
+                stats = _locust(base, played, args.tables, args.minutes, Path(folder))
                 cpu = app.cpu_seconds() - cpu_before
             sessions = _sessions(args.server, name) - sessions_before
     finally:
@@ -147,7 +159,10 @@ def _report(stats: dict, tables: int) -> list[str]:
         if row is None:
             continue
         figures = [row["50%"], row["95%"], row["99%"], row["Max Response Time"]]
-        times = "".join(f"{float(figure):>8.0f}" for figure in figures)
+        # Locust says N/A for a figure of requests of which none succeeded.
+        times = "".join(
+            f"{figure:>8}" if figure == "N/A" else f"{float(figure):>8.0f}" for figure in figures
+        )
         print(f"{name:<24}{row['Request Count']:>8}{row['Failure Count']:>8}{times}")
     failures = []
     total = stats.get("Aggregated", {})

@@ -15,20 +15,12 @@ from scorekeeper.extensions import (
     db,
     limiter,
     migrate,
-    row_cache,
 )
-from scorekeeper.http.fast.application import Application
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Create and configure the Flask application.
-
-    With the fast path (``FAST_PATH``, on unless ``FLASK_FAST_PATH=false``) the app is
-    Flask's class with its coroutine question remembered, and the fast path's parts are
-    put in below (scorekeeper/http/fast/); without it, plain Flask and its extensions.
-    """
-    fast = config.fast_path(test_config)
-    app = (Application if fast else Flask)(
+    """Create and configure the Flask application."""
+    app = Flask(
         __name__,
         instance_relative_config=True,
         template_folder="../templates",
@@ -39,7 +31,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config["SQLALCHEMY_DATABASE_URI"] = config.database_url(app)
     if test_config is not None:
         app.config.update(test_config)
-    app.config["FAST_PATH"] = fast
     if app.config.get("STATIC_FOLDER"):  # another release's files (tests make one)
         app.static_folder = app.config["STATIC_FOLDER"]
     for name, value in config.engine_options(app.config["SQLALCHEMY_DATABASE_URI"]).items():
@@ -64,8 +55,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 def register_extensions(app: Flask) -> None:
     """Bind the extension objects to this app."""
+    from scorekeeper.http import cache as cache_module
     from scorekeeper.http import languages
-    from scorekeeper.http.fast import sessions
     from scorekeeper.store import (
         models,  # noqa: F401  (models must be known to migrations)
         postgresql,
@@ -74,8 +65,6 @@ def register_extensions(app: Flask) -> None:
     )
     from scorekeeper.web import i18n
 
-    if app.config["FAST_PATH"]:
-        sessions.init_app(app)
     db.init_app(app)
     sqlite.init_app(app)
     postgresql.init_app(app)
@@ -86,8 +75,9 @@ def register_extensions(app: Flask) -> None:
     i18n.init_app(app)
     limiter.init_app(app)
     cache.init_app(app)
-    if app.config["FAST_PATH"]:
-        row_cache.init_app(app, config=config.row_cache(app))
+    # Public answers keep their compressed copies with the pages (scorekeeper/http/cache.py).
+    app.config.setdefault("COMPRESS_CACHE_KEY", cache_module.compressed_key)
+    app.config.setdefault("COMPRESS_CACHE_BACKEND", cache_module.CompressedCopies)
     compress.init_app(app)
 
 
@@ -126,30 +116,24 @@ def register_error_pages(app: Flask) -> None:
 def register_page_helpers(app: Flask) -> None:
     """Give the templates their helpers and every response its security headers."""
     from scorekeeper.http import security
-    from scorekeeper.http.fast import rows
     from scorekeeper.web import changes, charts, game_page
 
     changes.init_app(app)
     game_page.init_app(app)
-    rows.init_app(app)
     charts.init_app(app)
     security.init_app(app)
 
 
 def register_ahead_of_flask(app: Flask) -> None:
     """Serve the static files ahead of Flask (hashed, precompressed); refuse other mount
-    prefixes and schemes before anything, and with the fast path answer the busiest reads
-    ahead of Flask too (inside ProxyFix, which wraps the app later)."""
+    prefixes and schemes before anything (inside ProxyFix, which wraps the app later)."""
     from scorekeeper.http import assets, mount, security
-    from scorekeeper.http.fast import ahead
 
     # Of the security headers, those that mean something for a script or a style: the
     # policy and the framing rules are a document's, and would cost every file 450 bytes.
     meant = {"X-Content-Type-Options", "Strict-Transport-Security"}
     kept = [(name, value) for name, value in security.headers(app.config) if name in meant]
     assets.init_app(app, headers=kept)
-    if app.config["FAST_PATH"]:
-        ahead.init_app(app)
     mount.init_app(app)
 
 

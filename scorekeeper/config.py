@@ -2,7 +2,6 @@
 
 import os
 import secrets
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -11,28 +10,7 @@ from flask import Flask
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body accepted (an import raises it for its own upload)."""
 
-MEMORY_CACHE = "scorekeeper.http.fast.memory.MemoryCache"
-"""The in-process cache the fast path keeps pages in (cachetools' LRU)."""
-
-OFF = ("false", "0", "no", "off")
-"""How an environment variable says no."""
-
-
-def fast_path(test_config: Mapping[str, Any] | None = None) -> bool:
-    """Return whether the fast path is on: ``FAST_PATH`` in the test settings, else
-    ``FLASK_FAST_PATH`` in the environment (``false``, ``0``, ``no`` or ``off`` turn it off).
-
-    Read before the app is made, since it chooses the app's class, and by gunicorn.conf.py.
-    """
-    if test_config is not None and "FAST_PATH" in test_config:
-        return bool(test_config["FAST_PATH"])
-    return os.environ.get("FLASK_FAST_PATH", "true").strip().lower() not in OFF
-
-
 DEFAULTS: dict[str, Any] = {
-    # Everything beyond plain Flask that makes the busiest reads cheap (scorekeeper/http/fast/,
-    # docs/performance.md); FLASK_FAST_PATH=false turns it all off.
-    "FAST_PATH": True,
     "SQLALCHEMY_DATABASE_URI": None,
     "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
     "SESSION_COOKIE_HTTPONLY": True,
@@ -70,9 +48,8 @@ DEFAULTS: dict[str, Any] = {
     # a club's behind one router, but not a worker's every stream.
     "LIVE_STREAMS_PER_ADDRESS": 100,
     # Rendered pages and documents, keyed by the game's version (scorekeeper/http/cache.py):
-    # in each worker's memory, or in Redis when FLASK_CACHE_REDIS_URL is set. Without the
-    # fast path, the memory is Flask-Caching's own SimpleCache.
-    "CACHE_TYPE": MEMORY_CACHE,
+    # in each worker's memory, or in Redis when FLASK_CACHE_REDIS_URL is set.
+    "CACHE_TYPE": "SimpleCache",
     "CACHE_DEFAULT_TIMEOUT": 600,
     "CACHE_THRESHOLD": 2000,
     # Only what is worth it: a cheap compression level, nothing under 500 bytes. Files sent
@@ -137,20 +114,7 @@ def cache_type(app: Flask) -> str:
     """Return the cache's kind: Redis when an address is given, shared by every instance."""
     if app.config.get("CACHE_REDIS_URL"):
         return "RedisCache"
-    if not app.config["FAST_PATH"] and app.config["CACHE_TYPE"] == MEMORY_CACHE:
-        return "SimpleCache"
     return app.config["CACHE_TYPE"]
-
-
-ROW_CACHE_THRESHOLD = 30_000
-"""Rows kept per worker: some thirty for each of a thousand games in play (about 60 MB)."""
-
-
-def row_cache(app: Flask) -> dict[str, Any]:
-    """Return the settings of the rows' cache: the pages' cache, with room for more entries."""
-    settings = {key: value for key, value in app.config.items() if key.startswith("CACHE_")}
-    settings["CACHE_THRESHOLD"] = max(settings.get("CACHE_THRESHOLD", 0), ROW_CACHE_THRESHOLD)
-    return settings
 
 
 def instance_secret(app: Flask) -> str:

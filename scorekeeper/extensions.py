@@ -31,6 +31,4 @@ limiter = Limiter(key_func=get_remote_address)
 """Rate limits, each on the view it applies to (scorekeeper/http/ratelimits.py)."""
 cache = Cache()
 """Rendered pages, live parts and documents (scorekeeper/http/cache.py)."""
-row_cache = Cache()
-"""Rendered rows of a game page (scorekeeper/http/fast/rows.py): many more, and small."""
 compress = Compress()

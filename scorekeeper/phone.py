@@ -62,7 +62,7 @@ def full_ranks(deck: Iterable[engine.Card]) -> list[str]:
 # --- the page's language -------------------------------------------------------------------
 
 
-class Words:
+class Language:
     """The page's language: a compiled catalog (or none, for English) and engine messages."""
 
     def __init__(self, catalog: bytes | None = None) -> None:
@@ -104,7 +104,7 @@ class Unreadable(ValueError):
 
 
 @dataclass
-class DealForm:
+class DealControls:
     """How a game's deal form names its controls: built from the ruleset's entry fields."""
 
     config: engine.GameConfig
@@ -115,7 +115,7 @@ class DealForm:
     rows: dict[str, int] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, config: engine.GameConfig) -> DealForm:
+    def of(cls, config: engine.GameConfig) -> DealControls:
         """Return the form of this game (scorekeeper/web/forms.py `_deal_form_class`)."""
         rules = config.ruleset
         form = cls(config, tuple(rules.entry_fields(config)))
@@ -276,10 +276,10 @@ def _checked(text: str | None) -> bool:
 # --- a game on the phone ------------------------------------------------------------------
 
 
-class Game:
+class KeptGame:
     """A game as the server stored it, and the deals kept on this phone after it."""
 
-    def __init__(self, document: Mapping[str, Any], words: Words) -> None:
+    def __init__(self, document: Mapping[str, Any], words: Language) -> None:
         self.words = words
         self.config = engine.configure(
             ruleset=document["ruleset"],
@@ -288,7 +288,7 @@ class Game:
             target=document.get("target"),
             house_rules=dict(document.get("house_rules") or {}),
         )
-        self.form = DealForm.of(self.config)
+        self.form = DealControls.of(self.config)
         self.sides = scoring_sides(self.config)
         self.stored = engine.new_game(self.config)
         for deal in document.get("deals", ()):
@@ -437,15 +437,15 @@ class Phone:
     """The games this worker holds, by id, in the page's language."""
 
     def __init__(self, catalog: bytes | None = None) -> None:
-        self.words = Words(catalog)
-        self.games: dict[str, Game] = {}
+        self.words = Language(catalog)
+        self.games: dict[str, KeptGame] = {}
 
     def load(self, document: str) -> str:
         """Take a game's JSON export (`/games/<id>/export.json`); answer its state as stored."""
         data = json.loads(document)
         if "games" in data:  # the export file: one game in it
             data = data["games"][0]
-        game = Game(data, self.words)
+        game = KeptGame(data, self.words)
         self.games[str(data["id"])] = game
         return json.dumps(game.board(game.stored))
 
@@ -485,7 +485,7 @@ class Phone:
         """Take a game started on this phone, its new-game form's fields as kept (static/
         kept-games.js); answer its state, as `load` does for a game the server stores."""
         document = {"id": game_id, **setup_of(_taps(json.loads(setup))), "deals": []}
-        game = Game(document, self.words)
+        game = KeptGame(document, self.words)
         self.games[game_id] = game
         return json.dumps(game.board(game.stored))
 
@@ -528,7 +528,7 @@ def house_rule_text(value: object) -> str:
     return str(value)
 
 
-def _after(game: Game, kept: Sequence[Taps]) -> engine.GameState | None:
+def _after(game: KeptGame, kept: Sequence[Taps]) -> engine.GameState | None:
     """Return the state after every kept deal, or None if the rules refuse one of them."""
     state = game.stored
     for taps in kept:

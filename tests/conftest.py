@@ -3,9 +3,7 @@
 A test module runs on SQLite unless it sets ``BACKENDS = BOTH`` (or any list of
 ``"sqlite"``/``"postgresql"``): then each of its tests that uses ``app``, ``client``,
 ``api`` or ``database`` runs once per database. A test function may narrow its module's
-choice with its own ``BACKENDS`` attribute. In the same way ``FAST_PATHS = BOTH_PATHS``
-runs each of a module's tests that uses ``app`` with the fast path on and off
-(``FAST_PATH``); a test of the fast path itself narrows it with ``fast_only``. The schema
+choice with its own ``BACKENDS`` attribute. The schema
 is created once per test session per database, through the migrations, and the tables are
 emptied before each test. PostgreSQL tests get a database of their own
 (``sk_test_<random>``), dropped at the end; SQLite ones a temporary folder, removed at the
@@ -33,8 +31,6 @@ POSTGRES_URL = os.environ.get(
     "SCOREKEEPER_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )
 BOTH = ("sqlite", "postgresql")
-BOTH_PATHS = (True, False)
-"""The fast path on, then off (plain Flask)."""
 
 FIVE = ["Ann", "Bob", "Cy", "Di", "Ed"]
 EXAMPLE_DEAL = {
@@ -83,18 +79,24 @@ def pytest_generate_tests(metafunc):
             for name in backends
         ]
         metafunc.parametrize("backend", params, scope="session")
-    if "fast_path" in metafunc.fixturenames:
-        paths = getattr(
-            metafunc.function, "FAST_PATHS", getattr(metafunc.module, "FAST_PATHS", (True,))
-        )
-        ids = ["fast" if on else "plain" for on in paths]
-        metafunc.parametrize("fast_path", paths, ids=ids)
 
 
-def fast_only(test):
-    """Run a test of the fast path itself with the fast path on only."""
-    test.FAST_PATHS = (True,)
-    return test
+SERVER_FIXTURES = frozenset({"server", "served", "instances", "proxied"})
+"""Fixtures that start gunicorn (or nginx) processes: their tests are marked ``server``."""
+SERVER_MODULES = frozenset({"test_gevent_waits.py"})
+"""Modules whose tests start a server process of their own."""
+
+
+def pytest_collection_modifyitems(items):
+    """Mark the tests that start server processes ``server``, and those under tests/browser/
+    ``browser``, so that `make test-quick` (-m "not browser and not server") leaves them out."""
+    for item in items:
+        if SERVER_FIXTURES.intersection(getattr(item, "fixturenames", ())) or (
+            item.path.name in SERVER_MODULES
+        ):
+            item.add_marker(pytest.mark.server)
+        if "browser" in item.path.parent.parts[-1:]:
+            item.add_marker(pytest.mark.browser)
 
 
 def make_app(database_url: str = "sqlite://", **config: Any):
@@ -185,16 +187,9 @@ def empty_tables(database_url: str) -> None:
 
 
 @pytest.fixture
-def fast_path() -> bool:
-    """Say whether the app has its fast path (parametrized by pytest_generate_tests)."""
-    return True
-
-
-@pytest.fixture
-def app(database: str, fast_path: bool):
-    """Yield an app on an empty migrated database (SQLite unless the module asks for more),
-    with the fast path unless the module asks for plain Flask too."""
-    app = make_app(database, FAST_PATH=fast_path)
+def app(database: str):
+    """Yield an app on an empty migrated database (SQLite unless the module asks for more)."""
+    app = make_app(database)
     with app.app_context():
         for table in reversed(db.metadata.sorted_tables):
             db.session.execute(table.delete())

@@ -551,7 +551,17 @@ def _random_shmear(rng, table: Table, state: State) -> dict[str, Any]:
         entry["jack"] = seat() if rng.random() < 0.8 else None
         if jick:
             entry["jick"] = seat() if rng.random() < 0.8 else None
-    count_sides = n if high_low else len(sides)
+    _random_shmear_game(rng, table, entry, shooter, sweep)
+    for point in ("jack", "jick"):
+        if point in entry and entry[point] is None and rng.random() < 0.5:
+            del entry[point]
+    return entry
+
+
+def _random_shmear_game(rng, table: Table, entry: dict[str, Any], shooter: int, sweep: bool):
+    """Add Game to a Shmear entry: the counts of game points, or who took it."""
+    high_low = table.ruleset == "shmear-high-low"
+    count_sides = table.players if high_low else len(table.sides)
     if rng.random() < 0.5:
         minimum = [0] * count_sides
         for point in ("jack", "jick"):
@@ -566,10 +576,6 @@ def _random_shmear(rng, table: Table, state: State) -> dict[str, Any]:
         entry["game"] = shooter
     else:
         entry["game"] = rng.choice([*range(count_sides), "none"])
-    for point in ("jack", "jick"):
-        if point in entry and entry[point] is None and rng.random() < 0.5:
-            del entry[point]
-    return entry
 
 
 def _random_euchre(rng) -> dict[str, Any]:

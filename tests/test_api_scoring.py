@@ -34,7 +34,8 @@ def random_entry(rng):
 
 
 def score(entry, dealer, scores):
-    """Return (dealer, deltas, new scores, bidders) for one deal, by RULES.md §1."""
+    """Return (dealer, deltas, new scores, bidders) for one deal, by the rule book
+    (docs/rules.md#five-handed-schmier)."""
     if entry.get("thrown_in"):
         return dealer, [0] * 5, list(scores), None
     bidders = [entry["bidder"]] + ([entry["partner"]] if entry.get("partner") is not None else [])
@@ -54,7 +55,8 @@ def score(entry, dealer, scores):
 
 
 def outcome(scores, bidders, target, house_rules):
-    """Return (status, winners, decided_by) by the win check of RULES.md §1."""
+    """Return (status, winners, decided_by) by the win check of the rule book
+    (docs/rules.md#five-handed-schmier)."""
     reached = [seat for seat in range(5) if scores[seat] >= target]
     if not reached:
         return "in_progress", [], None

@@ -16,9 +16,7 @@ from bench.deals import entry
 from scorekeeper.extensions import db
 from scorekeeper.web import links
 from scorekeeper.web.game_page import EARLIER_DEALS, RECENT_CHANGES, RECENT_DEALS
-from tests.conftest import BOTH_PATHS, FIVE, fast_only
-
-FAST_PATHS = BOTH_PATHS
+from tests.conftest import FIVE
 
 HX = {"HX-Request": "true"}
 
@@ -45,6 +43,44 @@ def edit(app, game):
 
 def shown_deals(html):
     return [int(n) for n in re.findall(r'<li id="deal-(\d+)"', html)]
+
+
+# --- public reads ---------------------------------------------------------------------
+
+
+def test_a_viewers_page_is_public_revalidated_and_sets_no_cookie(app, api):
+    game = play(api, 2)
+    viewer = app.test_client()
+    page = viewer.get(f"/games/{game['id']}")
+    assert page.status_code == 200
+    assert page.headers["Cache-Control"] == "public, no-cache"
+    assert "Set-Cookie" not in page.headers
+    assert "X-CSRFToken" not in page.text and "csrf_token" not in page.text
+    assert {"Cookie", "HX-Request"} <= set(page.headers["Vary"].replace(" ", "").split(","))
+    etag = page.headers["ETag"]
+    again = viewer.get(f"/games/{game['id']}", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.data == b""
+    api.add(game, entry(3))
+    changed = viewer.get(f"/games/{game['id']}", headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+    assert shown_deals(changed.text) == [3, 2, 1]
+
+
+def test_the_big_screen_and_the_api_document_are_public_and_revalidated(app, api, client):
+    game = play(api, 1)
+    for address in (f"/games/{game['id']}/screen", f"/api/v1/games/{game['id']}"):
+        first = client.get(address)
+        assert first.headers["Cache-Control"] == "public, no-cache", address
+        assert "Set-Cookie" not in first.headers
+        unchanged = client.get(address, headers={"If-None-Match": first.headers["ETag"]})
+        assert unchanged.status_code == 304, address
+
+
+def test_an_editors_page_is_never_public(app, api):
+    game = play(api, 1)
+    page = edit(app, game).get(f"/games/{game['id']}")
+    assert "public" not in page.headers.get("Cache-Control", "")
+    assert "no-store" in page.headers["Cache-Control"]  # it holds the edit link
 
 
 # --- never stale ---------------------------------------------------------------------
@@ -348,78 +384,11 @@ def test_an_answer_that_is_not_kept_is_made_again(app):
     assert made == [1, 1]
 
 
-def kept_rows(app):
-    """Return the keys of the page rows kept in the cache."""
-    from scorekeeper.extensions import row_cache
-
-    with app.app_context():
-        return {key for key in row_cache.cache.kept_keys() if key.startswith("row|")}
-
-
 def deal_item(html, number):
     """Return deal `number`'s item of the history, up to the next deal or the list's end."""
     start = html.index(f'<li id="deal-{number}"')
     ends = [html.find(mark, start + 1) for mark in ('<li id="deal-', "</ol>")]
     return html[start : min(end for end in ends if end > 0)]
-
-
-@fast_only
-def test_rows_once_made_are_reused_and_a_correction_makes_its_row_anew(app, api):
-    game = play(api, 3)
-    viewer = app.test_client()
-    before = viewer.get(f"/games/{game['id']}").text
-    kept = kept_rows(app)
-    assert len([k for k in kept if k.startswith("row|deal|")]) == 3
-    assert len([k for k in kept if k.startswith("row|change|")]) == 3
-
-    assert api.put(game, 2, {**entry(2), "bid": 4}).status_code == 200
-    after = viewer.get(f"/games/{game['id']}").text
-    assert deal_item(after, 2) != deal_item(before, 2)
-    assert "bid 4" in deal_item(after, 2)
-    assert deal_item(after, 1) == deal_item(before, 1)
-    assert deal_item(after, 3) == deal_item(before, 3)  # bid 3 or 4, the same points
-    new = kept_rows(app) - kept
-    assert sorted(k.split("|")[1] for k in new) == ["change", "deal"]  # deal 2, the correction
-
-    # A correction that moves the later totals makes the later rows anew too.
-    assert api.put(game, 1, {**entry(1), "bid": 6}).status_code == 200
-    moved = viewer.get(f"/games/{game['id']}").text
-    assert all(deal_item(moved, n) != deal_item(after, n) for n in (1, 2, 3))
-
-
-@fast_only
-def test_rows_are_kept_per_language_and_rights(app, api):
-    game = play(api, 2)
-    app.test_client().get(f"/games/{game['id']}")
-    german = app.test_client().get(f"/games/{game['id']}", headers={"Accept-Language": "de"})
-    assert '<html lang="de">' in german.text
-    assert "Correct deal" not in german.text
-    editing = edit(app, game).get(f"/games/{game['id']}").text
-    assert "Correct deal 1" in editing and "Undo deal 2" in editing
-    assert {k.rsplit("|", 1)[1] for k in kept_rows(app)} == {"en", "de"}
-
-
-@fast_only
-def test_rows_never_hold_a_browsers_own_token(app, api):
-    game = play(api, 1)
-    phone = app.test_client()
-    joined = phone.get(f"/games/{game['id']}/edit/{game['edit_token']}", follow_redirects=True)
-    assert "This device can now enter and correct deals." in joined.text
-    token = csrf(joined)
-    assert f'name="csrf_token" value="{token}"' in deal_item(joined.text, 1)
-    assert kept_rows(app)  # made with the marker, put in on the way out
-    assert token not in app.test_client().get(f"/games/{game['id']}").text
-    assert token not in edit(app, game).get(f"/games/{game['id']}").text
-
-
-@fast_only
-def test_a_page_made_outside_the_page_cache_keeps_no_rows(app, api):
-    game = play(api, 2)
-    phone = edit(app, game)
-    before = kept_rows(app)
-    page = phone.get(f"/games/{game['id']}/changes")
-    assert page.status_code == 200 and "Deal 2 entered" in page.text
-    assert kept_rows(app) == before
 
 
 def test_every_process_with_the_same_secret_marks_the_csrf_token_alike(app):
@@ -437,18 +406,14 @@ def test_every_process_with_the_same_secret_marks_the_csrf_token_alike(app):
     assert markers[0].isalnum() and app.config["SECRET_KEY"] not in markers[0]
 
 
-@fast_only
-def test_a_page_the_same_for_every_browser_is_compressed_once(app, client, api, monkeypatch):
-    """Every phone accepts compression: a viewer's page is compressed once per version."""
+def test_a_page_the_same_for_every_browser_is_compressed_once(app, client, api):
+    """Every phone accepts compression: a viewer's page is compressed once per version and
+    the copy kept with the page (Flask-Compress's cache)."""
     import brotli
 
-    from scorekeeper.http.fast import compression
+    from scorekeeper.extensions import cache
+    from scorekeeper.http import cache as pages
 
-    made = []
-    compressed = compression.compressed
-    monkeypatch.setattr(
-        compression, "compressed", lambda *args: made.append(args[2]) or compressed(*args)
-    )
     game = play(api, 2)
     plain = app.test_client().get(f"/games/{game['id']}").data
     for _ in range(3):
@@ -456,11 +421,14 @@ def test_a_page_the_same_for_every_browser_is_compressed_once(app, client, api, 
         assert response.headers["Content-Encoding"] == "br"
         assert "Accept-Encoding" in response.headers["Vary"]
         assert brotli.decompress(response.data) == plain
-    assert made == ["br"]
+    with app.test_request_context(f"/games/{game['id']}"):
+        version, can_edit = pages.version_and_rights(game["id"])
+        key = pages.key("game", game["id"], version, can_edit)
+        assert cache.get(f"compressed|br;{key}") == response.data
     zipped = app.test_client().get(f"/games/{game['id']}", headers={"Accept-Encoding": "gzip"})
-    assert gzip.decompress(zipped.data) == plain and made == ["br", "gzip"]
+    assert gzip.decompress(zipped.data) == plain
 
-    # The API document too, and its ETag-less JSON keeps its type.
+    # The API document too, and its JSON keeps its type.
     document = client.get(f"/api/v1/games/{game['id']}", headers={"Accept-Encoding": "gzip"})
     assert document.headers["Content-Encoding"] == "gzip"
     assert document.mimetype == "application/json"
@@ -477,3 +445,14 @@ def test_an_editors_page_is_compressed_for_that_browser_with_its_own_token(app, 
     assert f'name="csrf_token" value="{token}"' in page
     other = edit(app, game).get(f"/games/{game['id']}", headers={"Accept-Encoding": "gzip"})
     assert token not in gzip.decompress(other.data).decode()
+
+
+def test_a_plain_read_costs_no_rate_limit_work_unless_every_request_is_limited(app):
+    from scorekeeper.http import ratelimits
+
+    for method, exempt in (("GET", True), ("HEAD", True), ("POST", False), ("PUT", False)):
+        with app.test_request_context("/games/x", method=method):
+            assert ratelimits._plain_read() is exempt, method
+    app.config.update(RATELIMIT_ENABLED=True, RATELIMIT_DEFAULT="100 per minute")
+    with app.test_request_context("/games/x", method="GET"):
+        assert ratelimits._plain_read() is False  # such a limit counts every request

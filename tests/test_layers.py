@@ -112,7 +112,7 @@ def test_no_module_imports_beside_or_above_its_layer():
     [
         ("scorekeeper.api.games", "from scorekeeper.web import cache", ["imports scorekeeper.web"]),
         ("scorekeeper.web.tables", "import scorekeeper.api.errors", ["scorekeeper.api.errors"]),
-        ("scorekeeper.http.fast.ahead", "from scorekeeper.web.games import X", ["web.games"]),
+        ("scorekeeper.http.cache", "from scorekeeper.web.games import X", ["web.games"]),
         ("scorekeeper.store.lookup", "from scorekeeper.http import cache", ["http"]),
         ("scorekeeper.store.games", "from scorekeeper import config", ["scorekeeper.config"]),
         ("scorekeeper.engine.game", "from scorekeeper.store import games", ["store"]),

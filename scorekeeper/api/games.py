@@ -100,11 +100,16 @@ def rematch(game_id: str) -> Response:
 
 @bp.get("/games/<game_id>", endpoint="game")
 def read_game(game_id: str) -> Response:
-    """Answer the game document, every deal included; built once per version of the game."""
+    """Answer the game document, every deal included; built once per version of the game.
+
+    The same for every client (public, with an ETag: scorekeeper/http/cache.py).
+    """
     version, _ = require_stamp(game_id)
     return cache.document(
         cache.document_key(game_id, version),
-        lambda: json_response(games.game_document(require_game(game_id))),
+        lambda: json_response(
+            games.game_document(require_game(game_id)), headers={"Cache-Control": cache.PUBLIC}
+        ),
     )
 
 

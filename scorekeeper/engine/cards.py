@@ -1,4 +1,4 @@
-"""Suits, ranks and cards, written as RULES.md writes them (`AS`, `10H`, `JOKER`), and
+"""Suits, ranks and cards, written as docs/rules.md writes them (`AS`, `10H`, `JOKER`), and
 what each card counts towards Game."""
 
 from collections.abc import Mapping

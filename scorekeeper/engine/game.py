@@ -27,6 +27,42 @@ def configure(
     house_rules: object = None,
 ) -> GameConfig:
     """Return a checked configuration, or raise WrongType / RuleViolation naming fields."""
+    _check_types(ruleset, players, first_dealer, target, house_rules)
+    assert isinstance(players, list) and is_int(first_dealer)
+    seat0 = int(first_dealer)  # type: ignore[call-overload]
+
+    problems = Problems()
+    rules = _ruleset_or_problems(ruleset, problems)
+    names = tuple(name.strip() for name in players)
+    count = len(names)
+    if rules is not None:
+        _check_player_count(rules, count, problems)
+    _check_names(names, problems)
+    if count and not 0 <= seat0 < count:
+        problems.add(
+            "first_dealer",
+            msg("The first dealer must be a seat from 0 to %(last)s.", last=count - 1),
+        )
+    if target is not None and target not in TARGET_RANGE:
+        problems.add("target", msg("The target must be from 1 to 999."))
+    if rules is None:
+        raise RuleViolation(problems.found)
+    effective = _house_rules(rules, house_rules, problems)
+    problems.raise_if_any()
+    return GameConfig(
+        rules,
+        names,
+        seat0,
+        rules.target if target is None else int(target),  # type: ignore[call-overload]
+        FrozenMap(effective),
+    )
+
+
+def _check_types(
+    ruleset: object, players: object, first_dealer: object, target: object, house_rules: object
+) -> None:
+    """Raise WrongType for every setting of the wrong type, then RuleViolation for those
+    missing."""
     wrong: dict[str | None, list[Message]] = {}
     if ruleset is not None and not isinstance(ruleset, str):
         wrong["ruleset"] = [
@@ -51,43 +87,52 @@ def configure(
         missing["players"] = [msg("Give the players' names in seat order.")]
     if missing:
         raise RuleViolation(missing)
-    assert isinstance(players, list) and is_int(first_dealer)
-    seat0 = int(first_dealer)  # type: ignore[call-overload]
 
-    problems = Problems()
-    rules: Ruleset | None
+
+def _ruleset_or_problems(ruleset: object, problems: Problems) -> Ruleset | None:
+    """Return the ruleset named, or None with its problems added.
+
+    The checks that do not depend on the ruleset go on after it: every problem at once.
+    """
     try:
-        rules = get_ruleset(ruleset)
+        return get_ruleset(ruleset)
     except RuleViolation as violation:
-        # Go on with the checks that do not depend on the ruleset: every problem at once.
-        rules = None
         for field, messages in violation.problems.items():
             for message in messages:
                 problems.add(field, message)
-    names = tuple(name.strip() for name in players)
-    count = len(names)
-    if rules is not None and not rules.min_players <= count <= rules.max_players:
-        if rules.min_players == rules.max_players:
-            problems.add(
-                "players",
-                msg(
-                    "%(game)s is played by exactly %(min)s players; %(count)s were given.",
-                    game=rules.label,
-                    min=rules.min_players,
-                    count=count,
-                ),
-            )
-        else:
-            problems.add(
-                "players",
-                msg(
-                    "%(game)s is played by %(min)s to %(max)s players; %(count)s were given.",
-                    game=rules.label,
-                    min=rules.min_players,
-                    max=rules.max_players,
-                    count=count,
-                ),
-            )
+        return None
+
+
+def _check_player_count(rules: Ruleset, count: int, problems: Problems) -> None:
+    """Add a problem when the ruleset is not played by this many players."""
+    if rules.min_players <= count <= rules.max_players:
+        return
+    if rules.min_players == rules.max_players:
+        problems.add(
+            "players",
+            msg(
+                "%(game)s is played by exactly %(min)s players; %(count)s were given.",
+                game=rules.label,
+                min=rules.min_players,
+                count=count,
+            ),
+        )
+    else:
+        problems.add(
+            "players",
+            msg(
+                "%(game)s is played by %(min)s to %(max)s players; %(count)s were given.",
+                game=rules.label,
+                min=rules.min_players,
+                max=rules.max_players,
+                count=count,
+            ),
+        )
+
+
+def _check_names(names: Sequence[str], problems: Problems) -> None:
+    """Add a problem for each name that is not a plain, visible, short name, then for each
+    name given twice (whatever the case)."""
     for seat, name in enumerate(names):
         wrong_name = name_problem(name, NAME_MAX)
         if wrong_name is NameProblem.LENGTH:
@@ -123,17 +168,13 @@ def configure(
                 names=same,
             ),
         )
-    if count and not 0 <= seat0 < count:
-        problems.add(
-            "first_dealer",
-            msg("The first dealer must be a seat from 0 to %(last)s.", last=count - 1),
-        )
-    if target is not None and target not in TARGET_RANGE:
-        problems.add("target", msg("The target must be from 1 to 999."))
-    if rules is None:
-        raise RuleViolation(problems.found)
+
+
+def _house_rules(rules: Ruleset, chosen: object, problems: Problems) -> dict[str, object]:
+    """Return every house rule's value, the chosen ones over the defaults; add a problem
+    for each rule the ruleset does not have or value it does not take."""
     effective = {name: rule.default for name, rule in rules.house_rules.items()}
-    for name, value in (house_rules or {}).items():  # type: ignore[attr-defined]
+    for name, value in (chosen or {}).items():  # type: ignore[attr-defined]
         rule = rules.house_rules.get(name)
         if rule is None:
             problems.add(
@@ -150,14 +191,7 @@ def configure(
             )
         else:
             effective[name] = value
-    problems.raise_if_any()
-    return GameConfig(
-        rules,
-        names,
-        seat0,
-        rules.target if target is None else int(target),  # type: ignore[call-overload]
-        FrozenMap(effective),
-    )
+    return effective
 
 
 @dataclass(frozen=True, slots=True)

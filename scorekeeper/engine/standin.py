@@ -114,9 +114,37 @@ def stand_in_deal(
     deal that fits the others. Raises RuleViolation naming every fact that does not fit the
     table, all at once, and when no deal of the game takes the starting scores to these.
     """
-    facts = config.ruleset.win_facts
     seats = config.seats
     problems = Problems()
+    _check_scores(config, scores, problems)
+    _check_starting_scores(config, scores, starting_scores, problems)
+    _check_facts(config, bidder, partner, moon, problems)
+    problems.raise_if_any()
+
+    teams = config.teams()
+    if bidder is None:
+        side: tuple[int, ...] = ()
+    elif teams:
+        team = next(team for team in teams if bidder in team)
+        side = (bidder, *(seat for seat in team if seat != bidder))
+    else:
+        side = (bidder,) if partner is None else (bidder, partner)
+    deltas = one_deal(config, scores, starting_scores or (None,) * seats)
+    return DealResult(
+        number=1,
+        dealer=0 if bidder is None else (bidder - 1) % seats,
+        kind=DealKind.PLAYED,
+        bidders=side,
+        made=True,
+        deltas=deltas,
+        scores=tuple(scores),
+        detail=freeze(dict(config.ruleset.win_detail(bidder, partner, moon))),
+    )
+
+
+def _check_scores(config: GameConfig, scores: Sequence[int], problems: Problems) -> None:
+    """Add a problem unless there is a whole-number score per seat, one per team."""
+    seats = config.seats
     if len(scores) != seats or not all(is_int(s) for s in scores):
         problems.add(
             "scores", msg("Give a whole-number score for each of the %(n)s seats.", n=seats)
@@ -129,29 +157,48 @@ def stand_in_deal(
                     "scores", msg("Team mates share one score; give each team a single one.")
                 )
                 break
-    if WinFact.STARTING_SCORES in facts:
-        needed = config.ruleset.starting_scores_needed(config, scores) if not problems else ()
-        if starting_scores is None:
-            starting_scores = (None,) * seats
-        if len(starting_scores) != seats or not all(
-            s is None or is_int(s) for s in starting_scores
-        ):
-            problems.add(
-                "starting_scores",
-                msg("Give a whole-number starting score for each of the %(n)s seats.", n=seats),
-            )
-        elif any(starting_scores[seat] is None for seat in needed):
-            problems.add(
-                "starting_scores",
-                msg(
-                    "Give the score at the start of the deal of %(names)s: the win check uses it.",
-                    names=tuple(
-                        config.players[seat] for seat in needed if starting_scores[seat] is None
-                    ),
+
+
+def _check_starting_scores(
+    config: GameConfig,
+    scores: Sequence[int],
+    starting_scores: Sequence[int | None] | None,
+    problems: Problems,
+) -> None:
+    """Add a problem unless the starting scores the win check needs, and only those, are
+    given."""
+    seats = config.seats
+    if WinFact.STARTING_SCORES not in config.ruleset.win_facts:
+        if starting_scores is not None:
+            problems.add("starting_scores", unused(WinFact.STARTING_SCORES, config.ruleset.label))
+        return
+    needed = config.ruleset.starting_scores_needed(config, scores) if not problems else ()
+    if starting_scores is None:
+        starting_scores = (None,) * seats
+    if len(starting_scores) != seats or not all(s is None or is_int(s) for s in starting_scores):
+        problems.add(
+            "starting_scores",
+            msg("Give a whole-number starting score for each of the %(n)s seats.", n=seats),
+        )
+    elif any(starting_scores[seat] is None for seat in needed):
+        problems.add(
+            "starting_scores",
+            msg(
+                "Give the score at the start of the deal of %(names)s: the win check uses it.",
+                names=tuple(
+                    config.players[seat] for seat in needed if starting_scores[seat] is None
                 ),
-            )
-    elif starting_scores is not None:
-        problems.add("starting_scores", unused(WinFact.STARTING_SCORES, config.ruleset.label))
+            ),
+        )
+
+
+def _check_facts(
+    config: GameConfig, bidder: int | None, partner: int | None, moon: bool, problems: Problems
+) -> None:
+    """Add a problem for each fact the win check needs but is missing, does not read but is
+    given, or names a seat not at the table."""
+    facts = config.ruleset.win_facts
+    seats = config.seats
     for field, seat in (("bidder", bidder), ("partner", partner)):
         fact = WinFact(field)
         if seat is None:
@@ -173,23 +220,3 @@ def stand_in_deal(
         problems.add("partner", msg("The bidder cannot be their own partner."))
     if moon and WinFact.MOON not in facts:
         problems.add("moon", unused(WinFact.MOON, config.ruleset.label))
-    problems.raise_if_any()
-
-    if bidder is None:
-        side: tuple[int, ...] = ()
-    elif teams:
-        team = next(team for team in teams if bidder in team)
-        side = (bidder, *(seat for seat in team if seat != bidder))
-    else:
-        side = (bidder,) if partner is None else (bidder, partner)
-    deltas = one_deal(config, scores, starting_scores or (None,) * seats)
-    return DealResult(
-        number=1,
-        dealer=0 if bidder is None else (bidder - 1) % seats,
-        kind=DealKind.PLAYED,
-        bidders=side,
-        made=True,
-        deltas=deltas,
-        scores=tuple(scores),
-        detail=freeze(dict(config.ruleset.win_detail(bidder, partner, moon))),
-    )

@@ -15,8 +15,7 @@ above it (tests/test_layers.py checks every import).
 - ``hangups``: a live stream let go the moment its client hangs up;
 - ``htmx``: a fragment or a whole page, the one place that reads htmx's headers;
 - ``assets``: the static files under content-hashed names, precompressed, served ahead of
-  Flask;
-- ``fast``: everything beyond plain Flask that makes the busiest reads cheap.
+  Flask.
 """
 
 API_PREFIX = "/api"

@@ -2,13 +2,20 @@
 
 Every key holds the game's version, the page's language and the viewer's rights, so a
 change never has to invalidate anything: the next request asks for a new key and the old
-entry ages out. The cache is each worker's memory by default, or Redis when
-``FLASK_CACHE_REDIS_URL`` is set (then several app instances share it).
+entry ages out. The cache is Flask-Caching's: each worker's memory by default, or Redis
+when ``FLASK_CACHE_REDIS_URL`` is set (then several app instances share it).
 
-A page also carries what belongs to one browser: its CSRF token and its one-time
-messages. The token is rendered as a marker and put in on the way out, so one rendering
-serves every browser; a page with a one-time message waiting is rendered for that
-browser alone and not kept.
+An answer the same for every browser (a viewer's page, the big screen, the API's game
+document) is public: it sets no cookie, carries an ``ETag`` (a digest of its body, made
+once per version) and ``Cache-Control: public, no-cache``, so that any shared cache in
+front (deploy/nginx.conf) may keep it and asks again on every use, getting 304 while the
+game is unchanged (Werkzeug's ``make_conditional``). Its compressed copies are kept too
+(Flask-Compress's cache, keyed by `compressed_key`).
+
+A page with edit rights carries what belongs to one browser: its CSRF token and its
+one-time messages. The token is rendered as a marker and put in on the way out, so one
+rendering serves every editor's browser; such a page is private. A page with a one-time
+message waiting is rendered for that browser alone and not kept.
 """
 
 import hashlib
@@ -19,10 +26,10 @@ from typing import Any
 
 from flask import Response, current_app, g, request, session
 from flask_wtf.csrf import generate_csrf
+from werkzeug.http import generate_etag
 
 from scorekeeper.extensions import cache
 from scorekeeper.http import keyring, languages, mount
-from scorekeeper.http.fast import compression
 from scorekeeper.http.htmx import wants_fragment
 from scorekeeper.store.lookup import require_stamp
 
@@ -117,8 +124,7 @@ def page_key(
 def root_url(scheme: str, host: str, environ: Mapping[str, Any]) -> str:
     """Return where every link of a page starts: the scheme, host and mount prefix asked at.
 
-    The share links and QR codes hold all three, the other links the prefix; the layer
-    ahead of Flask has no request object, so both read the prefix from the WSGI environ.
+    The share links and QR codes hold all three, the other links the prefix.
     """
     return f"{scheme}://{host}{mount.script_root(environ)}"
 
@@ -178,30 +184,78 @@ def _render(render: Callable[[], Response]) -> dict:
 
 
 def _stored(response: Response) -> dict:
+    body = response.get_data()
     return {
-        "body": response.get_data(),
+        "body": body,
         "status": response.status_code,
         "headers": [(k, v) for k, v in response.headers.items() if k in KEPT_HEADERS],
         # The edit link in the page: the response must not be stored anywhere else.
         "carries_token": bool(g.get("carries_token")),
+        "etag": generate_etag(body),
     }
+
+
+PUBLIC = "public, no-cache"
+"""The Cache-Control of an answer the same for every browser: any cache may keep it, and
+asks again on every use (so a new deal shows at once)."""
+
+PRIVATE = "private, no-cache"
+"""The Cache-Control of a page made for one browser (its token, a message for it alone):
+no shared cache keeps it."""
+
+STALE_AT_ONCE = ("X-Accel-Expires", "@1")
+"""The same said to nginx, which stores no answer marked ``no-cache`` and none fresh for
+under a second: kept, but out of date since 1970, so revalidated on every use
+(deploy/nginx.conf; nginx passes the header on to no client)."""
 
 
 def _respond(stored: dict, cache_key: str = "") -> Response:
     """Build the response from what was stored, with this browser's CSRF token put in.
 
-    With the fast path, a body the same for every browser (no token in it) goes out
-    compressed as the browser accepts it, compressed once per key
-    (scorekeeper/http/fast/compression.py); Flask-Compress compresses every other answer.
+    A body without a token, which no view marked private or conditional itself, is public
+    (see the module's docstring); its compressed copies are kept under `cache_key`.
     """
     body = stored["body"]
     marker = csrf_marker().encode()
-    encoded = None
+    public = False
     if marker in body:
         body = body.replace(marker, generate_csrf().encode())
-    elif current_app.config["FAST_PATH"]:
-        encoded = compression.encoded(stored, cache_key)
-    response = encoded or current_app.response_class(body, stored["status"], stored["headers"])
+    else:
+        headers = dict(stored["headers"])
+        public = bool(cache_key) and not (
+            stored["carries_token"]
+            or "ETag" in headers
+            or headers.get("Cache-Control", PUBLIC) != PUBLIC
+        )
+    response = current_app.response_class(body, stored["status"], stored["headers"])
+    if not public and "Cache-Control" not in response.headers:
+        response.headers["Cache-Control"] = PRIVATE
     if stored["carries_token"]:
         g.carries_token = True
+    if public:
+        response.headers["Cache-Control"] = PUBLIC
+        response.headers.set(*STALE_AT_ONCE)
+        response.set_etag(stored["etag"])
+        g.compressed_key = cache_key
+        response.make_conditional(request)
     return response
+
+
+def compressed_key(_request: object) -> str:
+    """Return the key Flask-Compress keeps this answer's compressed copy under ("" for none).
+
+    Only a public answer has one: its body is the same for every browser asking for it.
+    """
+    return str(g.get("compressed_key", ""))
+
+
+class CompressedCopies:
+    """Flask-Compress's cache backend: the page cache, for public answers only."""
+
+    def get(self, key: str) -> bytes | None:
+        """Return the compressed copy kept under the key, if any."""
+        return None if key.endswith(";") else cache.get("compressed|" + key)
+
+    def set(self, key: str, value: bytes) -> bool | None:
+        """Keep a compressed copy, unless its answer is not public (its key then ends in ";")."""
+        return None if key.endswith(";") else cache.set("compressed|" + key, value)

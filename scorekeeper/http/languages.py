@@ -2,8 +2,7 @@
 
 The choice is kept in the browser's session (the chooser in the footer,
 scorekeeper/web/i18n.py); without one, the browser's Accept-Language decides, and the
-answer then varies by it. Read by Flask-Babel for every page, by the page cache's keys,
-and by the layer ahead of Flask, which has no request object.
+answer then varies by it. Read by Flask-Babel for every page and by the page cache's keys.
 """
 
 from collections.abc import Iterable, Mapping
@@ -41,8 +40,8 @@ def language_of(
 ) -> tuple[str, bool]:
     """Return the language `select_locale` gives, and whether it came from the browser.
 
-    For a request read outside Flask (scorekeeper/http/fast/ahead.py): `session_data` is what its
-    session holds, `accepted` its parsed Accept-Language.
+    `session_data` is what the request's session holds, `accepted` its parsed
+    Accept-Language.
     """
     chosen = session_data.get("locale")
     if chosen in LANGUAGES:
@@ -69,10 +68,7 @@ def best_match(accepted: Iterable[tuple[str, float]]) -> str | None:
 
 
 def vary_with(vary: str | None, name: str) -> str:
-    """Return the text of a Vary header with `name` added, unless it names it already.
-
-    The answers made ahead of Flask (scorekeeper/http/fast/ahead.py) add their names the same way.
-    """
+    """Return the text of a Vary header with `name` added, unless it names it already."""
     if not vary:
         return name
     if name.lower() in {part.strip().lower() for part in vary.split(",")}:

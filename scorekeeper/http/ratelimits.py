@@ -29,16 +29,27 @@ views decorated below: default, application-wide and meta limits, and the in-mem
 fallback's limits."""
 
 
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
+"""Methods that change nothing: none of the app's own limits counts them."""
+
+
 def limits_every_request(config: Mapping[str, Any]) -> bool:
     """Return whether, with these settings, a rate limit applies to every request.
 
     The app's own limits decorate their views; only Flask-Limiter's settings add any
-    elsewhere. The layer ahead of Flask answers nothing when they do
-    (scorekeeper/http/fast/ahead.py): every request must then reach the limiter.
+    elsewhere.
     """
     return bool(config.get("RATELIMIT_ENABLED", True)) and any(
         config.get(name) for name in EVERY_REQUEST
     )
+
+
+@limiter.request_filter
+def _plain_read() -> bool:
+    """Exempt a read from the limiter's work: the app's limits count changes only, so a
+    read (a phone's poll, a page) costs no lookup of limits, unless Flask-Limiter's
+    settings add limits on every request."""
+    return request.method in READS and not limits_every_request(current_app.config)
 
 
 def _create_limit() -> str:

@@ -599,19 +599,7 @@ def _made_offline_already(game_id: str, token: str) -> Game | None:
 
 def _stage(document: Any, keep_ids: bool, table: CardTable | None) -> ImportResult:
     """Check one document and add its table and games to the session, uncommitted."""
-    if not isinstance(document, dict):
-        raise ImportRefused("The file must hold a JSON object.")
-    if document.get("format") != FORMAT:
-        raise ImportRefused(f"This is not a Scorekeeper export (format is not {FORMAT!r}).")
-    if document.get("version") != VERSION:
-        raise ImportRefused(f"This export is version {document.get('version')!r}; expected 1.")
-    games = document.get("games")
-    if not isinstance(games, list):
-        raise ImportRefused("The file's games must be a list.")
-    table_record = document.get("table")
-    if table_record is not None and not isinstance(table_record, dict):
-        raise ImportRefused("The file's table must be an object.")
-
+    games, table_record = _check_document(document)
     checked = [_check_game(i, record) for i, record in enumerate(games, start=1)]
     result = ImportResult()
     if table is None and table_record is not None:
@@ -627,28 +615,51 @@ def _stage(document: Any, keep_ids: bool, table: CardTable | None) -> ImportResu
         raise ImportRefused(
             f"Game {sorted(taken)[0]} is already stored; import it as a copy instead."
         )
-    regulars = {p.key: p for p in table.players} if table is not None else {}
     for game_id, (record, states) in zip(ids, checked, strict=True):
         game, token = _build_game(game_id, record, states, keep_ids)
         if token is not None:
             result.game_tokens[game_id] = token
-        if table is not None:
-            game.table_id, game.table_token_hash = table.id, table.edit_token_hash
-            for player in game.players:
-                key = name_key(player.name)
-                if key not in regulars:
-                    regulars[key] = TablePlayer(name=player.name, key=key)
-                    table.players.append(regulars[key])
         db.session.add(game)
         result.games.append(game)
+    regulars = _seat_regulars(table, result.games) if table is not None else {}
     db.session.flush()  # regulars get their ids
-    if table is not None:
-        for game in result.games:
-            for player in game.players:
-                player.table_player_id = regulars[name_key(player.name)].id
+    for game in result.games if regulars else ():
+        for player in game.players:
+            player.table_player_id = regulars[name_key(player.name)].id
     for game in result.games:
         records.record_deals(game, game.deals, replace=False)
     return result
+
+
+def _check_document(document: Any) -> tuple[list[Any], dict[str, Any] | None]:
+    """Return the document's games and its table record; refuse a document of another shape."""
+    if not isinstance(document, dict):
+        raise ImportRefused("The file must hold a JSON object.")
+    if document.get("format") != FORMAT:
+        raise ImportRefused(f"This is not a Scorekeeper export (format is not {FORMAT!r}).")
+    if document.get("version") != VERSION:
+        raise ImportRefused(f"This export is version {document.get('version')!r}; expected 1.")
+    games = document.get("games")
+    if not isinstance(games, list):
+        raise ImportRefused("The file's games must be a list.")
+    table_record = document.get("table")
+    if table_record is not None and not isinstance(table_record, dict):
+        raise ImportRefused("The file's table must be an object.")
+    return games, table_record
+
+
+def _seat_regulars(table: CardTable, games: list[Game]) -> dict[str, TablePlayer]:
+    """Put the games at the table and every player among its regulars (new ones added);
+    return the regulars by key."""
+    regulars = {p.key: p for p in table.players}
+    for game in games:
+        game.table_id, game.table_token_hash = table.id, table.edit_token_hash
+        for player in game.players:
+            key = name_key(player.name)
+            if key not in regulars:
+                regulars[key] = TablePlayer(name=player.name, key=key)
+                table.players.append(regulars[key])
+    return regulars
 
 
 def _check_game(index: int, record: Any) -> tuple[dict[str, Any], tuple]:
@@ -669,6 +680,23 @@ def _check_game(index: int, record: Any) -> tuple[dict[str, Any], tuple]:
     deals = record.get("deals")
     if not isinstance(deals, list):
         raise ImportRefused(f"{where}: its deals must be a list.")
+    states = _replay(where, config, deals)
+    _check_stated(where, record, states[-1] if states else engine.new_game(config))
+    changes = record.get("changes", [])
+    if not isinstance(changes, list):
+        raise ImportRefused(f"{where}: its changes must be a list.")
+    for i, change in enumerate(changes, start=1):
+        _check_change(f"{where}, change {i}", change)
+    for name in ("created_at", "updated_at"):
+        _parse_time(record.get(name), f"{where}: {name}")
+    secret = record.get("edit_token_hash")
+    if secret is not None and not tokens.is_hash(secret):
+        raise ImportRefused(f"{where}: the edit token hash must be 64 hex digits.")
+    return record, tuple(states)
+
+
+def _replay(where: str, config: engine.GameConfig, deals: list[Any]) -> list[engine.GameState]:
+    """Return the game's state after each deal, replayed through the engine."""
     state = engine.new_game(config)
     states = []
     for number, deal in enumerate(deals, start=1):
@@ -685,6 +713,11 @@ def _check_game(index: int, record: Any) -> tuple[dict[str, Any], tuple]:
         except engine.RuleViolation as error:
             raise ImportRefused(f"{here}: {error.message}") from None
         states.append(state)
+    return states
+
+
+def _check_stated(where: str, record: dict[str, Any], state: engine.GameState) -> None:
+    """Refuse a game whose stated status, winners or scores its deals do not give."""
     outcome = state.outcome
     stated = {
         "status": outcome.status,
@@ -697,31 +730,24 @@ def _check_game(index: int, record: Any) -> tuple[dict[str, Any], tuple]:
             raise ImportRefused(
                 f"{where}: the file says {name} is {record[name]!r}, but its deals give {value!r}."
             )
-    changes = record.get("changes", [])
-    if not isinstance(changes, list):
-        raise ImportRefused(f"{where}: its changes must be a list.")
-    for i, change in enumerate(changes, start=1):
-        here = f"{where}, change {i}"
-        if not isinstance(change, dict):
-            raise ImportRefused(f"{here}: a change must be an object.")
-        if change.get("action") not in ACTIONS:
-            raise ImportRefused(f"{here}: the action must be add, correct or undo.")
-        changed = change.get("number")
-        if not isinstance(changed, int) or isinstance(changed, bool) or changed < 1:
-            raise ImportRefused(f"{here}: the deal number must be a whole number from 1.")
-        for name in ("before", "after"):
-            if change.get(name) is not None and not isinstance(change[name], dict):
-                raise ImportRefused(f"{here}: {name} must be a deal document or null.")
-        device = change.get("device")
-        if device is not None and (not isinstance(device, str) or len(device) > DEVICE_LENGTH):
-            raise ImportRefused(f"{here}: the device must be a short text or null.")
-        _parse_time(change.get("at"), f"{here}: at")
-    for name in ("created_at", "updated_at"):
-        _parse_time(record.get(name), f"{where}: {name}")
-    secret = record.get("edit_token_hash")
-    if secret is not None and not tokens.is_hash(secret):
-        raise ImportRefused(f"{where}: the edit token hash must be 64 hex digits.")
-    return record, tuple(states)
+
+
+def _check_change(here: str, change: Any) -> None:
+    """Refuse a change-log record of the wrong shape."""
+    if not isinstance(change, dict):
+        raise ImportRefused(f"{here}: a change must be an object.")
+    if change.get("action") not in ACTIONS:
+        raise ImportRefused(f"{here}: the action must be add, correct or undo.")
+    changed = change.get("number")
+    if not isinstance(changed, int) or isinstance(changed, bool) or changed < 1:
+        raise ImportRefused(f"{here}: the deal number must be a whole number from 1.")
+    for name in ("before", "after"):
+        if change.get(name) is not None and not isinstance(change[name], dict):
+            raise ImportRefused(f"{here}: {name} must be a deal document or null.")
+    device = change.get("device")
+    if device is not None and (not isinstance(device, str) or len(device) > DEVICE_LENGTH):
+        raise ImportRefused(f"{here}: the device must be a short text or null.")
+    _parse_time(change.get("at"), f"{here}: at")
 
 
 def _game_id(record: dict[str, Any], keep_ids: bool) -> str:

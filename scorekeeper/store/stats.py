@@ -76,9 +76,19 @@ def table_stats(table: CardTable, player_id: int | None = None) -> dict[str, Any
     ids = list(by_id)
     if not ids:
         return {"players": [], "endings": {}}
-    at_table = Game.table_id == table.id
+    _count_games(by_id, table.id, ids)
+    _count_deals(by_id, ids)
+    _count_tags(by_id, ids)
+    _longest_streaks(by_id, table.id, ids)
+    endings = _endings(table.id)
+    return {"players": _ranked(by_id), "endings": endings}
 
-    # 1. Games played and won, per ruleset, and how each win was decided.
+
+def _count_games(
+    by_id: dict[int | None, dict[str, Any]], table_id: str, ids: list[int | None]
+) -> None:
+    """Count the games played and won, per ruleset, and how each win was decided."""
+    at_table = Game.table_id == table_id
     games = (
         select(
             Player.table_player_id,
@@ -102,7 +112,9 @@ def table_stats(table: CardTable, player_id: int | None = None) -> dict[str, Any
         if won and decided_by:
             record["wins_by"][decided_by] = record["wins_by"].get(decided_by, 0) + int(won)
 
-    # 2. Every deal each one sat in, by ruleset, role, bid and whether the contract was made.
+
+def _count_deals(by_id: dict[int | None, dict[str, Any]], ids: list[int | None]) -> None:
+    """Count every deal each one sat in, by ruleset, role, bid and whether the contract was made."""
     # (A regular's rows are all at this table: no need to read the games.)
     deals = (
         select(
@@ -135,7 +147,9 @@ def table_stats(table: CardTable, player_id: int | None = None) -> dict[str, Any
             part["partner"][outcome] += count
             part["partner"]["points"] += int(points)
 
-    # 3. The ruleset's statistics: deals in which the seat earned each tag.
+
+def _count_tags(by_id: dict[int | None, dict[str, Any]], ids: list[int | None]) -> None:
+    """Count the ruleset's statistics: deals in which the seat earned each tag."""
     tags = (
         select(DealSeatTag.table_player_id, DealSeatTag.ruleset, DealSeatTag.tag, func.count())
         .where(DealSeatTag.table_player_id.in_(ids))
@@ -146,7 +160,12 @@ def table_stats(table: CardTable, player_id: int | None = None) -> dict[str, Any
         if tag in statistics:  # a tag the ruleset no longer lists is not shown
             statistics[tag]["count"] += count
 
-    # 4. Longest run of won games, finished games in the order played (gaps and islands).
+
+def _longest_streaks(
+    by_id: dict[int | None, dict[str, Any]], table_id: str, ids: list[int | None]
+) -> None:
+    """Note the longest run of won games, finished games in the order played (gaps and islands)."""
+    at_table = Game.table_id == table_id
     order = (Game.created_at, Game.id)
     ranked = (
         select(
@@ -177,15 +196,21 @@ def table_stats(table: CardTable, player_id: int | None = None) -> dict[str, Any
     for pid, length in db.session.execute(streaks):
         by_id[pid]["longest_streak"] = int(length)
 
-    # 5. How the table's finished games were decided.
+
+def _endings(table_id: str) -> dict[str | None, int]:
+    """Return how the table's finished games were decided."""
+    at_table = Game.table_id == table_id
     decided = select(Game.decided_by, func.count()).where(
         and_(at_table, Game.decided_by.is_not(None))
     )
-    endings = {
+    return {
         decided_by: count
         for decided_by, count in db.session.execute(decided.group_by(Game.decided_by))
     }
 
+
+def _ranked(by_id: dict[int | None, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return the records with their rates, best first."""
     order_of = {ruleset.id: index for index, ruleset in enumerate(engine.rulesets())}
     for record in by_id.values():
         parts = sorted(record["rulesets"].values(), key=lambda p: order_of.get(p["id"], 99))
@@ -197,7 +222,6 @@ def table_stats(table: CardTable, player_id: int | None = None) -> dict[str, Any
         for part in parts:
             part["statistics"] = list(part["statistics"].values())
         record["rulesets"] = parts
-    ranked_players = sorted(
+    return sorted(
         by_id.values(), key=lambda r: (-(r["win_rate"] or 0), -r["games"], r["name"].casefold())
     )
-    return {"players": ranked_players, "endings": endings}

@@ -658,13 +658,7 @@ class DealForm(_RuleErrors, FlaskForm):
             if kind == FieldKind.FLAG:
                 continue
             if kind == FieldKind.CARD:
-                rank, suit = self.card_controls(field)
-                if value is None:
-                    rank.data = NONE if field.blank is not None else None
-                elif value in self.special_cards[field.name]:
-                    rank.data = value
-                else:
-                    rank.data, suit.data = value[:-1], value[-1]
+                self._fill_card(field, value)
             elif kind == FieldKind.COUNTS:
                 if value is None:
                     continue
@@ -673,18 +667,31 @@ class DealForm(_RuleErrors, FlaskForm):
                 for control, count in zip(self[field.name], counts, strict=False):
                     control.data = count
             elif kind == FieldKind.AUCTION:
-                if value is None:
-                    continue
-                passed = self.passed_control(field)
-                if passed is not None and all(call is None for call in value):
-                    passed.data = True
-                    continue
-                for control, call in zip(self[field.name], value, strict=False):
-                    control.data = NONE if call is None else str(call)
+                if value is not None:
+                    self._fill_auction(field, value)
             elif value is not None:
                 self[field.name].data = str(value)
             elif field.blank is not None and kind == FieldKind.SEAT:
                 self[field.name].data = NONE
+
+    def _fill_card(self, field: engine.EntryField, value: Any) -> None:
+        """Preset a card's rank and suit (or its special choice, or its blank)."""
+        rank, suit = self.card_controls(field)
+        if value is None:
+            rank.data = NONE if field.blank is not None else None
+        elif value in self.special_cards[field.name]:
+            rank.data = value
+        else:
+            rank.data, suit.data = value[:-1], value[-1]
+
+    def _fill_auction(self, field: engine.EntryField, value: Sequence[Any]) -> None:
+        """Preset each seat's call, or "everyone passed"."""
+        passed = self.passed_control(field)
+        if passed is not None and all(call is None for call in value):
+            passed.data = True
+            return
+        for control, call in zip(self[field.name], value, strict=False):
+            control.data = NONE if call is None else str(call)
 
 
 def deal_form(
@@ -720,99 +727,146 @@ def _deal_form_class(
     config: engine.GameConfig, dealer: int
 ) -> tuple[type[DealForm], dict[str, Any]]:
     """Return a DealForm class with one control per entry field, and what the form needs."""
-    rules = config.ruleset
-    described = rules.entry_fields(config)
-    seats = [(str(seat), name) for seat, name in enumerate(config.players)]
-    sides = scoring_sides(config)
-    n = config.seats
-    first = rules.first_speaker(config, dealer)
-    speakers = [(first + i) % n for i in range(n)]  # the auction's rows, in speaking order
-    attrs: dict[str, Any] = {"described": tuple(described), "__doc__": DealForm.__doc__}
-    values: dict[str, dict[str, Any]] = {}
-    special_cards: dict[str, set[str]] = {}
-    count_keys: dict[str, list[Any] | None] = {}
-    row_labels: dict[str, list[Label]] = {}
-    counters: dict[str, Counter] = {}
+    parts = _DealFormParts(config, dealer)
+    for field in parts.described:
+        parts.add(field)
+    return parts.form_class(), parts.setup()
+
+
+class _DealFormParts:
+    """The controls of a game's deal form class, and what the form needs beside them, made
+    field by field from the ruleset's description of its entry."""
+
+    def __init__(self, config: engine.GameConfig, dealer: int) -> None:
+        self.config = config
+        self.rules = config.ruleset
+        self.described = self.rules.entry_fields(config)
+        self.seats = [(str(seat), name) for seat, name in enumerate(config.players)]
+        self.sides = scoring_sides(config)
+        n = config.seats
+        first = self.rules.first_speaker(config, dealer)
+        self.speakers = [(first + i) % n for i in range(n)]  # the auction's rows, in order
+        self.attrs: dict[str, Any] = {
+            "described": tuple(self.described),
+            "__doc__": DealForm.__doc__,
+        }
+        self.values: dict[str, dict[str, Any]] = {}
+        self.special_cards: dict[str, set[str]] = {}
+        self.count_keys: dict[str, list[Any] | None] = {}
+        self.row_labels: dict[str, list[Label]] = {}
+        self.counters: dict[str, Counter] = {}
 
     def radio(
-        field: engine.EntryField, choices: Sequence[tuple[Any, Label]], label: Label | None = None
+        self,
+        field: engine.EntryField,
+        choices: Sequence[tuple[Any, Label]],
+        label: Label | None = None,
     ) -> _Radio:
+        """Return one radio group of these choices (and the field's blank), noting their values."""
         pairs = [(str(value), text) for value, text in choices]
         if field.blank is not None:
             pairs.append((NONE, Words(field.blank)))
-        values[field.name] = {str(value): value for value, _text in choices}
+        self.values[field.name] = {str(value): value for value, _text in choices}
         return _Radio(label or Words(field.label), choices=pairs)
 
-    for field in described:
+    def add(self, field: engine.EntryField) -> None:
+        """Add the controls of one entry field (a flag has none of its own)."""
         kind = field.kind
         name = field.name
         if kind == FieldKind.SEAT:
-            attrs[name] = radio(field, [(int(v), label) for v, label in seats])
+            self.attrs[name] = self.radio(field, [(int(v), label) for v, label in self.seats])
         elif kind in (FieldKind.BID, FieldKind.NUMBER, FieldKind.TOGGLE):
-            attrs[name] = radio(field, [(c.value, Words(c.label)) for c in field.choices])
+            self.attrs[name] = self.radio(field, [(c.value, Words(c.label)) for c in field.choices])
         elif kind == FieldKind.SIDE:
-            named: list[tuple[Any, Label]] = [(c.value, Words(c.label)) for c in field.choices]
-            if len(named) < 2 and not any(isinstance(c.value, int) for c in field.choices):
-                # The choices are only the extra one (a tie): the sides come first.
-                named = [(i, label) for i, (label, _seats) in enumerate(sides)] + named
-            attrs[name] = radio(field, named)
+            self._add_side(field)
         elif kind == FieldKind.SUIT:
-            attrs[name] = radio(field, [(s, SUIT_NAMES[s]) for s in SUITS])
+            self.attrs[name] = self.radio(field, [(s, SUIT_NAMES[s]) for s in SUITS])
         elif kind == FieldKind.CARD:
-            ranks = full_ranks(rules.deck)
-            specials = [(c.value, Words(c.label)) for c in field.choices]
-            special_cards[name] = {str(value) for value, _label in specials}
-            cards: list[tuple[Any, Label]] = [*((r, r) for r in ranks), *specials]
-            attrs[f"{name}_rank"] = radio(field, cards, _l("Rank"))
-            attrs[f"{name}_suit"] = _Radio(_l("Suit"), choices=[(s, SUIT_NAMES[s]) for s in SUITS])
+            self._add_card(field)
         elif kind == FieldKind.COUNTS:
-            labels: list[Label]
-            if field.choices:
-                labels = [Words(c.label) for c in field.choices]
-                keyed = all(isinstance(c.value, str) for c in field.choices)
-                count_keys[name] = [c.value for c in field.choices] if keyed else None
-            else:
-                labels = [label for label, _seats in sides]
-                count_keys[name] = None
-            attrs[name] = _Rows(
-                IntegerField(validators=[Optional()]),
-                label=Words(field.label),
-                min_entries=len(labels),
-            )
-            row_labels[name] = labels
-            if field.card_values:
-                heads = _counter_heads(described, field, labels)
-                counters[name] = _counter(attrs, field, heads)
+            self._add_counts(field)
         elif kind == FieldKind.AUCTION:
-            choices = [(c.value, Words(c.label)) for c in field.choices]
-            values[name] = {str(value): value for value, _label in choices}
-            pairs = [(NONE, _l("Pass")), *((str(v), label) for v, label in choices)]
-            attrs[name] = _Rows(_Radio(choices=pairs), label=Words(field.label), min_entries=n)
-            row_labels[name] = [config.players[seat] for seat in speakers]
-            if field.blank is not None:
-                attrs[f"{name}_passed"] = BooleanField(Words(field.blank))
-    attrs["shown_elsewhere"] = frozenset(
-        f.name for f in described if f.kind in (FieldKind.CARD, FieldKind.FLAG)
-    )
-    form_class = type("RulesetDealForm", (DealForm,), attrs)
-    setup = {
-        "values": values,
-        "special_cards": special_cards,
-        "count_keys": count_keys,
-        "row_labels": row_labels,
-        "counters": counters,
-        "players": list(config.players),
-        "speakers": speakers,
-        "sides": sides,
-        "called_points": {str(p.rank): p.point for p in rules.called_points},
-        # The page marks the bidding side as soon as it is chosen: the seats these fields
-        # name, with their whole team where the ruleset plays in teams.
-        "bidding_side": {
-            "fields": [f.name for f in described if f.kind == FieldKind.SEAT and not f.point],
-            "teams": [list(seats) for _label, seats in sides] if len(sides) < n else None,
-        },
-    }
-    return form_class, setup
+            self._add_auction(field)
+
+    def _add_side(self, field: engine.EntryField) -> None:
+        named: list[tuple[Any, Label]] = [(c.value, Words(c.label)) for c in field.choices]
+        if len(named) < 2 and not any(isinstance(c.value, int) for c in field.choices):
+            # The choices are only the extra one (a tie): the sides come first.
+            named = [(i, label) for i, (label, _seats) in enumerate(self.sides)] + named
+        self.attrs[field.name] = self.radio(field, named)
+
+    def _add_card(self, field: engine.EntryField) -> None:
+        name = field.name
+        ranks = full_ranks(self.rules.deck)
+        specials = [(c.value, Words(c.label)) for c in field.choices]
+        self.special_cards[name] = {str(value) for value, _label in specials}
+        cards: list[tuple[Any, Label]] = [*((r, r) for r in ranks), *specials]
+        self.attrs[f"{name}_rank"] = self.radio(field, cards, _l("Rank"))
+        self.attrs[f"{name}_suit"] = _Radio(_l("Suit"), choices=[(s, SUIT_NAMES[s]) for s in SUITS])
+
+    def _add_counts(self, field: engine.EntryField) -> None:
+        name = field.name
+        labels: list[Label]
+        if field.choices:
+            labels = [Words(c.label) for c in field.choices]
+            keyed = all(isinstance(c.value, str) for c in field.choices)
+            self.count_keys[name] = [c.value for c in field.choices] if keyed else None
+        else:
+            labels = [label for label, _seats in self.sides]
+            self.count_keys[name] = None
+        self.attrs[name] = _Rows(
+            IntegerField(validators=[Optional()]),
+            label=Words(field.label),
+            min_entries=len(labels),
+        )
+        self.row_labels[name] = labels
+        if field.card_values:
+            heads = _counter_heads(self.described, field, labels)
+            self.counters[name] = _counter(self.attrs, field, heads)
+
+    def _add_auction(self, field: engine.EntryField) -> None:
+        name = field.name
+        choices = [(c.value, Words(c.label)) for c in field.choices]
+        self.values[name] = {str(value): value for value, _label in choices}
+        pairs = [(NONE, _l("Pass")), *((str(v), label) for v, label in choices)]
+        self.attrs[name] = _Rows(
+            _Radio(choices=pairs), label=Words(field.label), min_entries=self.config.seats
+        )
+        self.row_labels[name] = [self.config.players[seat] for seat in self.speakers]
+        if field.blank is not None:
+            self.attrs[f"{name}_passed"] = BooleanField(Words(field.blank))
+
+    def form_class(self) -> type[DealForm]:
+        """Return the form class with every control added."""
+        self.attrs["shown_elsewhere"] = frozenset(
+            f.name for f in self.described if f.kind in (FieldKind.CARD, FieldKind.FLAG)
+        )
+        return type("RulesetDealForm", (DealForm,), self.attrs)
+
+    def setup(self) -> dict[str, Any]:
+        """Return what each form of the class is given besides its controls."""
+        described, sides = self.described, self.sides
+        return {
+            "values": self.values,
+            "special_cards": self.special_cards,
+            "count_keys": self.count_keys,
+            "row_labels": self.row_labels,
+            "counters": self.counters,
+            "players": list(self.config.players),
+            "speakers": self.speakers,
+            "sides": sides,
+            "called_points": {str(p.rank): p.point for p in self.rules.called_points},
+            # The page marks the bidding side as soon as it is chosen: the seats these
+            # fields name, with their whole team where the ruleset plays in teams.
+            "bidding_side": {
+                "fields": [f.name for f in described if f.kind == FieldKind.SEAT and not f.point],
+                "teams": (
+                    [list(seats) for _label, seats in sides]
+                    if len(sides) < self.config.seats
+                    else None
+                ),
+            },
+        }
 
 
 def _counter_heads(

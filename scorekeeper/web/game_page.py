@@ -6,7 +6,6 @@ scoreboard rows, the history and the banner are built from the ruleset's descrip
 field names.
 """
 
-import hashlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -237,18 +236,9 @@ def _role_tag(rules: engine.Ruleset, role: Role | None, name: str, *, team: bool
 
 
 def history(config: engine.GameConfig, deals: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Return the history's view of these deal documents, in their order.
-
-    Each view's ``key`` stands for everything its row shows (scorekeeper/http/fast/rows.py): a
-    digest of the stored deal, which a correction changes.
-    """
+    """Return the history's view of these deal documents, in their order."""
     sides = scoring_sides(config)
-    views: list[dict[str, Any]] = []
-    for deal in deals:
-        view = deal_view(config, sides, engine.DealResult.from_document(deal))
-        view["key"] = hashlib.blake2b(repr(deal).encode(), digest_size=12).hexdigest()
-        views.append(view)
-    return views
+    return [deal_view(config, sides, engine.DealResult.from_document(deal)) for deal in deals]
 
 
 def deal_view(

@@ -141,9 +141,14 @@ def _made_offline() -> tuple[str, str, str | None] | None:
 
 @bp.get("/games/<game_id>")
 def show(game_id: str) -> Response:
-    """Show the scoreboard, the deal entry form (with edit rights) and the history."""
+    """Show the scoreboard, the deal entry form (with edit rights) and the history.
+
+    A viewer's page is the same for every browser (public, scorekeeper/http/cache.py): it
+    touches nothing in the session. An editor's page remembers the game on this device.
+    """
     version, can_edit = cache.version_and_rights(game_id)
-    keyring.remember(keyring.RECENT_GAMES, game_id)
+    if can_edit:
+        keyring.remember(keyring.RECENT_GAMES, game_id)
     refill = session.get(keyring.REFILL)
     if refill is not None and refill.get("game") == game_id:
         # Just after an undo: this browser's form holds the deal taken back (not cached).

@@ -227,97 +227,27 @@ def settle(
     form, table = build_form(ruleset, args)
     if "shape" not in args or args.get("shape") != table.key:
         return form, table, None, 200
-    problems: dict[str | None, list[str]] = {}
-
-    def problem(name: str, message: str) -> None:
-        problems.setdefault(name, []).append(message)
-
-    if table.variable and _int(args.get("players")) != table.players:
-        problem(
-            "players",
-            _(
-                "Choose how many sit at the table: %(min)s to %(max)s.",
-                min=ruleset.min_players,
-                max=ruleset.max_players,
-            ),
-        )
-    target = _int(form.target.data)
-    if target is None:
-        problem("target", _("Enter the target as a whole number, such as %(n)s.", n=ruleset.target))
-    for field in form.house_rule_fields():
-        if field.data not in {c.value for c in field.choices}:
-            problem(field.short_name, _("Choose one of the values offered."))
-
-    def values(prefix: str) -> list[int | None]:
-        """Return the whole number in each field with this prefix, noting those without."""
-        found: list[int | None] = []
-        for field in form.side_fields(prefix):
-            value = _int(field.data)
-            if not (field.data or "").strip():
-                problem(field.short_name, _("Enter the score of %(side)s.", side=field.label.text))
-            elif value is None:
-                problem(
-                    field.short_name,
-                    _(
-                        "Enter the score of %(side)s as a whole number, such as 21.",
-                        side=field.label.text,
-                    ),
-                )
-            found.append(value)
-        return found
-
-    def by_seat(sides: Sequence[tuple[int, ...]], found: Sequence[int | None]) -> list[int | None]:
-        """Return a score per seat from a score per side (None for a seat of no side given)."""
-        seat_scores: list[int | None] = [None] * table.players
-        for side, value in zip(sides, found, strict=True):
-            for seat in side:
-                seat_scores[seat] = value
-        return seat_scores
-
-    end = by_seat(table.sides, values("score"))
+    reading = _Reading(form, table)
+    target = reading.setup(ruleset, args)
+    end = reading.by_seat(table.sides, reading.values("score"))
     asked = [int(field.short_name.split("_")[1]) for field in form.side_fields("start")]
     if asked and not any(f"start_{index}" in args for index in asked):
         # The win check needs the start of some sides: the form now asks for them.
         form.starts_asked = join_words([table.side_name(table.sides[i]) for i in asked])
         return form, table, None, 200
-    start = by_seat([table.sides[index] for index in asked], values("start")) if asked else None
-    facts: dict[str, Any] = {}
-    for role in ("bidder", "partner"):
-        if role not in form:
-            continue
-        text = form[role].data
-        if role == "partner" and text in (None, NONE):
-            continue
-        seat = _int(text)
-        if seat is None or not 0 <= seat < table.players:
-            if text is None:
-                continue  # the engine says the bidder is needed
-            message = (
-                _("Choose the bidder from the players at the table.")
-                if role == "bidder"
-                else _("Choose the partner from the players at the table, or No partner.")
-            )
-            problem(role, message)
-        else:
-            facts[role] = seat
-    if "moon" in form:
-        facts["moon"] = bool(form.moon.data)
+    start = None
+    if asked:
+        start = reading.by_seat([table.sides[index] for index in asked], reading.values("start"))
+    facts = reading.facts()
     if start is not None:
         facts["starting_scores"] = start
-
-    if problems:
-        form.add_rule_errors(problems)
+    if reading.problems:
+        form.add_rule_errors(reading.problems)
         return form, table, None, 422
     # Every seat has a side, and a side left without a score was a problem above.
     scores = [score for score in end if score is not None]
     try:
-        config = engine.configure(
-            ruleset.id,
-            table.names,
-            0,
-            target,
-            dict(table.house_rules),
-        )
+        config = engine.configure(ruleset.id, table.names, 0, target, dict(table.house_rules))
         last = engine.stand_in_deal(config, scores, **facts)
     except engine.RuleViolation as exc:
         # The starting scores are judged together (no deal makes them): said above the form.
@@ -329,6 +259,97 @@ def settle(
         return form, table, None, 422
     outcome = config.ruleset.outcome(config, tuple(scores), last)
     return form, table, verdict(config, outcome), 200
+
+
+class _Reading:
+    """What the settler's form says, read field by field, with every problem found."""
+
+    def __init__(self, form: SettlerForm, table: Table) -> None:
+        self.form = form
+        self.table = table
+        self.problems: dict[str | None, list[str]] = {}
+
+    def problem(self, name: str, message: str) -> None:
+        """Note a problem with the field `name`."""
+        self.problems.setdefault(name, []).append(message)
+
+    def setup(self, ruleset: engine.Ruleset, args: Mapping[str, str]) -> int | None:
+        """Check the table's size, the target and the house rules; return the target."""
+        form = self.form
+        if self.table.variable and _int(args.get("players")) != self.table.players:
+            self.problem(
+                "players",
+                _(
+                    "Choose how many sit at the table: %(min)s to %(max)s.",
+                    min=ruleset.min_players,
+                    max=ruleset.max_players,
+                ),
+            )
+        target = _int(form.target.data)
+        if target is None:
+            self.problem(
+                "target", _("Enter the target as a whole number, such as %(n)s.", n=ruleset.target)
+            )
+        for field in form.house_rule_fields():
+            if field.data not in {c.value for c in field.choices}:
+                self.problem(field.short_name, _("Choose one of the values offered."))
+        return target
+
+    def values(self, prefix: str) -> list[int | None]:
+        """Return the whole number in each field with this prefix, noting those without."""
+        found: list[int | None] = []
+        for field in self.form.side_fields(prefix):
+            value = _int(field.data)
+            if not (field.data or "").strip():
+                self.problem(
+                    field.short_name, _("Enter the score of %(side)s.", side=field.label.text)
+                )
+            elif value is None:
+                self.problem(
+                    field.short_name,
+                    _(
+                        "Enter the score of %(side)s as a whole number, such as 21.",
+                        side=field.label.text,
+                    ),
+                )
+            found.append(value)
+        return found
+
+    def by_seat(
+        self, sides: Sequence[tuple[int, ...]], found: Sequence[int | None]
+    ) -> list[int | None]:
+        """Return a score per seat from a score per side (None for a seat of no side given)."""
+        seat_scores: list[int | None] = [None] * self.table.players
+        for side, value in zip(sides, found, strict=True):
+            for seat in side:
+                seat_scores[seat] = value
+        return seat_scores
+
+    def facts(self) -> dict[str, Any]:
+        """Return the bidder, partner and moon chosen, as the engine's stand-in deal takes them."""
+        form = self.form
+        facts: dict[str, Any] = {}
+        for role in ("bidder", "partner"):
+            if role not in form:
+                continue
+            text = form[role].data
+            if role == "partner" and text in (None, NONE):
+                continue
+            seat = _int(text)
+            if seat is None or not 0 <= seat < self.table.players:
+                if text is None:
+                    continue  # the engine says the bidder is needed
+                message = (
+                    _("Choose the bidder from the players at the table.")
+                    if role == "bidder"
+                    else _("Choose the partner from the players at the table, or No partner.")
+                )
+                self.problem(role, message)
+            else:
+                facts[role] = seat
+        if "moon" in form:
+            facts["moon"] = bool(form.moon.data)
+        return facts
 
 
 def verdict(config: engine.GameConfig, outcome: engine.Outcome) -> Verdict:

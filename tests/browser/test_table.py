@@ -105,11 +105,8 @@ def start_game(page, live_server, js):
     axe(page, js)
 
 
-def play_game(page, live_server, *, js):
-    """Play the whole game; return the taps deal 1 took from the empty form to saved."""
-    start_game(page, live_server, js)
-
-    # Deal 1, counting the taps from the empty form to saved.
+def save_deal_1(page, *, js):
+    """Save deal 1, counting the taps from the empty form to saved (with JavaScript)."""
     if js:
         page.evaluate(COUNT_TAPS)
         page.evaluate("window.__samePage = true")
@@ -118,14 +115,21 @@ def play_game(page, live_server, *, js):
     page.get_by_role("button", name="Save deal").click()
     wait_for(page, "Deal 1 saved.")
     assert board(page) == [("Ann", 3), ("Bob", -4), ("Cy", 3), ("Di", -4), ("Ed", 3)]
-    taps = None
-    if js:
-        taps = page.evaluate("window.__taps")
-        assert page.evaluate("window.__samePage === true"), "the deal was saved by a page load"
-        assert page.locator("#scoreboard").bounding_box()["height"] == board_height
-        # The form came back cleared, for deal 2.
-        expect(page.get_by_role("heading", name=re.compile("^Deal 2"))).to_be_visible()
-        assert page.locator("#deal-form input[type=radio]:checked").count() == 0
+    if not js:
+        return None
+    taps = page.evaluate("window.__taps")
+    assert page.evaluate("window.__samePage === true"), "the deal was saved by a page load"
+    assert page.locator("#scoreboard").bounding_box()["height"] == board_height
+    # The form came back cleared, for deal 2.
+    expect(page.get_by_role("heading", name=re.compile("^Deal 2"))).to_be_visible()
+    assert page.locator("#deal-form input[type=radio]:checked").count() == 0
+    return taps
+
+
+def play_game(page, live_server, *, js):
+    """Play the whole game; return the taps deal 1 took from the empty form to saved."""
+    start_game(page, live_server, js)
+    taps = save_deal_1(page, js=js)
 
     # Deal 2, refused: the ace of trump was called but High went to Ann; Joker forgotten.
     tap(page, DEAL_2_CARD)

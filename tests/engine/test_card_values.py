@@ -23,7 +23,7 @@ from scorekeeper.engine import (
 )
 
 HAND = {Rank.TEN: 10, Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2, Rank.JACK: 1}
-"""RULES.md's Game values, written out by hand for the test: 10 = 10, A = 4, K = 3, Q = 2,
+"""docs/rules.md's Game values, written out by hand for the test: 10 = 10, A = 4, K = 3, Q = 2,
 J = 1, any other rank nothing."""
 PLAYERS = {
     "five-handed-schmier": ["Ann", "Bob", "Cy", "Di", "Ed"],

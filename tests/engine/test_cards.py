@@ -1,4 +1,4 @@
-"""Cards in RULES.md notation: `AS`, `10H`, `QD`, `4C`, `JOKER`."""
+"""Cards in docs/rules.md's notation: `AS`, `10H`, `QD`, `4C`, `JOKER`."""
 
 import dataclasses
 

@@ -1,4 +1,5 @@
-"""The Five-Handed Schmier pack, its trump order and its Game counts (RULES.md §1)."""
+"""The Five-Handed Schmier pack, its trump order and its Game counts
+(docs/rules.md#five-handed-schmier)."""
 
 import pytest
 

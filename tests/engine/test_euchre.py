@@ -1,4 +1,5 @@
-"""Five-Handed Euchre as RULES.md §4 and API.md's `five-handed-euchre` entry state it.
+"""Five-Handed Euchre as docs/rules.md#five-handed-euchre and API.md's `five-handed-euchre`
+entry state it.
 
 Every table is Ann, Bob, Cy, Di and Ed; unless a test says otherwise Ann (seat 0) deals
 the first deal. BASE is API.md's example: Ann makes hearts trump and calls the ace of

@@ -1,4 +1,4 @@
-"""Five-Handed Schmier as RULES.md §1 and API.md's deal entry state it.
+"""Five-Handed Schmier as docs/rules.md#five-handed-schmier and API.md's deal entry state it.
 
 Every table starts a new game dealt by Ann (seat 0), so the first speaker in an
 auction is Bob (seat 1). BASE is API.md's example: Bob bids 4 in hearts and calls
@@ -888,7 +888,7 @@ def test_scores_may_go_negative_and_add_up_over_deals():
     assert state.scores == (6, -1, -4, -1, -4)
 
 
-# -- the win check, in RULES.md's order ---------------------------------------------------
+# -- the win check, in docs/rules.md's order ---------------------------------------------------
 
 
 def last_deal(bidder: int | None, partner: int | None) -> DealResult:

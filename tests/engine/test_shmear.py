@@ -1,4 +1,4 @@
-"""The Shmear family (RULES.md §3): Shmear, High-Low, Partner and Kitty Shmear."""
+"""The Shmear family (docs/rules.md#the-shmear-family): Shmear, High-Low, Partner, Kitty."""
 
 import json
 import re

@@ -1,4 +1,5 @@
-"""The house rules real Shmear tables play (RULES.md §3): the Jick, and scores below 0.
+"""The house rules real Shmear tables play (docs/rules.md#the-shmear-family): the Jick, and
+scores below 0.
 
 Rule tables with literal values for each house rule in each of the four rulesets, the
 refusals the rule book implies, and the two worked games of

@@ -1,4 +1,5 @@
-"""Six-Handed Schmier (RULES.md §2): entry, scoring, refusals, win check, words, worked games."""
+"""Six-Handed Schmier (docs/rules.md#six-handed-schmier): entry, scoring, refusals, win check,
+words, worked games."""
 
 import json
 import re

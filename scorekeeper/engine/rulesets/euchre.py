@@ -1,8 +1,9 @@
-"""The Euchre games: Five-Handed Euchre (RULES.md §4) and the family of §5.
+"""The Euchre games: Five-Handed Euchre and the Euchre family, as docs/rules.md states them.
 
-Euchre (four-handed), Two-, Three- and Six-Handed Euchre score the same tricks the same
-way as Five-Handed Euchre; the tricks check, the points of a made hand and the settling
-of a tie at the target are written once, for all five.
+Euchre (four-handed), Two-, Three- and Six-Handed Euchre (docs/rules.md#the-euchre-family)
+score the same tricks the same way as Five-Handed Euchre (docs/rules.md#five-handed-euchre);
+the tricks check, the points of a made hand and the settling of a tie at the target are
+written once, for all five.
 """
 
 from collections.abc import Mapping, Sequence
@@ -196,7 +197,7 @@ class FiveHandedEuchre(Ruleset):
     house_rules: Mapping[str, HouseRule] = FrozenMap()
     win_facts = (WinFact.STARTING_SCORES,)
     contract_words = ContractWords(msg("made"), msg("euchred"), msg("Made"), msg("Euchred"))
-    """RULES.md §4: makers short of three tricks are euchred."""
+    """docs/rules.md#five-handed-euchre: makers short of three tricks are euchred."""
     statistics = (
         Statistic("bid", msg("Named trump")),
         Statistic("made", msg("Made")),
@@ -266,7 +267,8 @@ class FiveHandedEuchre(Ruleset):
     def score_deal(
         self, config: GameConfig, number: int, dealer: int, scores: Sequence[int], entry: Entry
     ) -> DealResult:
-        """Check the entry against every rule of §4 and score it, or raise RuleViolation."""
+        """Check the entry against every rule of docs/rules.md#five-handed-euchre and score it,
+        or raise RuleViolation."""
         raw = entry.raw
         problems = Problems()
         refuse_unknown(raw, FIELDS, self.label, problems)
@@ -364,7 +366,7 @@ class FiveHandedEuchre(Ruleset):
     def outcome(
         self, config: GameConfig, scores: Sequence[int], last: DealResult | None
     ) -> Outcome:
-        """Run RULES.md §4's win check after a scored deal."""
+        """Run docs/rules.md#five-handed-euchre's win check after a scored deal."""
         target = config.target
         reached = tuple(seat for seat, score in enumerate(scores) if score >= target)
         # 1. Nobody at the target: play on.

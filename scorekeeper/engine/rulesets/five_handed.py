@@ -1,4 +1,4 @@
-"""Five-Handed Schmier, as RULES.md §1 states it."""
+"""Five-Handed Schmier, as docs/rules.md#five-handed-schmier states it."""
 
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -544,7 +544,7 @@ class FiveHandedSchmier(Ruleset):
     def outcome(
         self, config: GameConfig, scores: Sequence[int], last: DealResult | None
     ) -> Outcome:
-        """Run the win check (rule book §1) after a scored deal."""
+        """Run the win check (docs/rules.md#five-handed-schmier) after a scored deal."""
         target = config.target
         reached = [s for s in range(len(scores)) if scores[s] >= target]
         # 1. Nobody at the target or more: play on.

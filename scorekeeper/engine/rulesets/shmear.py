@@ -1,4 +1,5 @@
-"""The Shmear family, as RULES.md §3 states it: Shmear, High-Low, Partner and Kitty Shmear.
+"""The Shmear family, as docs/rules.md#the-shmear-family states it: Shmear, High-Low,
+Partner and Kitty Shmear.
 
 The four share one auction, one entry and one way of scoring; they differ in who plays
 together (each for themselves, fixed partners, or the deal's High and Low pair), in the
@@ -854,7 +855,7 @@ class ShmearFamily(Ruleset):
     def outcome(
         self, config: GameConfig, scores: Sequence[int], last: DealResult | None
     ) -> Outcome:
-        """Run the win check (rule book §3) after a deal."""
+        """Run the win check (docs/rules.md#the-shmear-family) after a deal."""
         target = config.target
         sides = self.score_sides(config)
         score = {side: scores[side[0]] for side in sides}

@@ -1,4 +1,5 @@
-"""Six-Handed Schmier, as RULES.md §2 states it: fixed teams, a 53-card pack, 21 to win."""
+"""Six-Handed Schmier, as docs/rules.md#six-handed-schmier states it: fixed teams, a
+53-card pack, 21 to win."""
 
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -291,7 +292,8 @@ class SixHandedSchmier(Ruleset):
     def score_deal(
         self, config: GameConfig, number: int, dealer: int, scores: Sequence[int], entry: Entry
     ) -> DealResult:
-        """Check the entry against every rule of §2 and score it, or raise RuleViolation."""
+        """Check the entry against every rule of docs/rules.md#six-handed-schmier and score it,
+        or raise RuleViolation."""
         raw = entry.raw
         problems = Problems()
         refuse_unknown(raw, FIELDS, self.label, problems)
@@ -418,7 +420,8 @@ class SixHandedSchmier(Ruleset):
         points: Mapping[str, int | None],
         problems: Problems,
     ) -> None:
-        """Note every way the Game counts break §1's count rules, applied per team."""
+        """Note every way the Game counts break the count rules of
+        docs/rules.md#five-handed-schmier, applied per team."""
         teams = self.teams(config)
         if len(counts) != len(teams):
             problems.add(
@@ -465,7 +468,7 @@ class SixHandedSchmier(Ruleset):
     def outcome(
         self, config: GameConfig, scores: Sequence[int], last: DealResult | None
     ) -> Outcome:
-        """Run §2's win check on the team scores after a deal."""
+        """Run docs/rules.md#six-handed-schmier's win check on the team scores after a deal."""
         target = config.target
         teams = self.teams(config)
         score = [scores[team[0]] for team in teams]
