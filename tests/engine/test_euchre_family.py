@@ -1,4 +1,6 @@
-"""The Euchre family (`euchre`, `two-`, `three-`, `six-handed-euchre`) as RULES.md §5 states it.
+"""The Euchre family (`euchre`, `two-`, `three-`, `six-handed-euchre`).
+
+As docs/rules.md#the-euchre-family states it.
 
 Tables are Ann, Bob, Cy, Di, Ed, Flo cut to the game's size; Ann (seat 0) deals first.
 """
@@ -288,7 +290,7 @@ def test_stick_the_dealer_refuses_a_thrown_in_hand(ruleset):
     assert refused(ruleset, {"thrown_in": True}, stick_the_dealer=True).keys() == {"thrown_in"}
 
 
-# -- what an entry must refuse (§5.6) ----------------------------------------------------
+# -- what an entry must refuse ----------------------------------------------------------
 
 REFUSALS = [
     ("euchre", {"trump": "H", "tricks": 3}, {"bidder"}),

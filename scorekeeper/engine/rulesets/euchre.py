@@ -526,10 +526,10 @@ def _deal_changes(rules: FiveHandedEuchre, seats: int) -> frozenset[tuple[int, .
     return frozenset(changes)
 
 
-# -- the family of §5 ------------------------------------------------------------------
+# -- the Euchre family (docs/rules.md#the-euchre-family) ---------------------------------
 
 LONE_DEFENDER_EUCHRE_POINTS = 4
-"""The defending team's score for euchring a lone maker with a lone defender (§5.5)."""
+"""The defending team's score for euchring a lone maker with a lone defender (house rule)."""
 
 STICK_THE_DEALER = "stick_the_dealer"
 DEFENDING_ALONE = "defending_alone"
@@ -563,7 +563,7 @@ HOUSE_RULES: Mapping[str, HouseRule] = FrozenMap(
         ),
     }
 )
-"""The family's house rules (§5.5); each ruleset keeps those it has."""
+"""The family's house rules (docs/rules.md#the-euchre-family); each ruleset keeps those it has."""
 
 FAMILY_FIELDS = ("thrown_in", "bidder", "trump", "alone", "defender_alone", "tricks")
 """Every field an entry of the family may have, in the order the deal document lists them."""
@@ -601,7 +601,7 @@ class EuchreFamily(Ruleset):
         {name: HOUSE_RULES[name] for name in (STICK_THE_DEALER, BENNY)}
     )
     contract_words = ContractWords(msg("made"), msg("euchred"), msg("Made"), msg("Euchred"))
-    """§5: makers short of three tricks are euchred."""
+    """Tell whether the makers fell short of three tricks: they are euchred."""
     win_facts: tuple[WinFact, ...] = (WinFact.STARTING_SCORES,)
     """Sides that reach the target in the same hand are settled by their scores at its
     start; only three-handed play, where both opponents of a euchred maker score, gets there."""
@@ -707,7 +707,8 @@ class EuchreFamily(Ruleset):
     def parse_entry(self, config: GameConfig, raw: object) -> Entry:
         """Return the entry with its JSON types checked, or raise WrongType."""
         entry = parse_typed(raw, FAMILY_TYPE_CHECKS)
-        # `false` counts as left out (§5.6), so storage keeps what decides the score only.
+        # `false` counts as left out (docs/rules.md#what-every-entry-must-not-do), so storage
+        # keeps what decides the score only.
         kept = {k: v for k, v in entry.raw.items() if v is not False}
         return Entry(freeze(kept), entry.number)
 
@@ -716,7 +717,7 @@ class EuchreFamily(Ruleset):
     def score_deal(
         self, config: GameConfig, number: int, dealer: int, scores: Sequence[int], entry: Entry
     ) -> DealResult:
-        """Check the entry against every rule of §5 and score it, or raise RuleViolation."""
+        """Check the entry against every rule of the family and score it, or raise RuleViolation."""
         raw = entry.raw
         problems = Problems()
         refuse_unknown(raw, self.entry_keys(config), self.label, problems)
@@ -868,7 +869,7 @@ class EuchreFamily(Ruleset):
     def outcome(
         self, config: GameConfig, scores: Sequence[int], last: DealResult | None
     ) -> Outcome:
-        """Run §5's win check after a scored deal."""
+        """Run the family's win check after a scored deal."""
         target = config.target
         sides = self.sides(config)
         reached = tuple(side for side in sides if scores[side[0]] >= target)
@@ -1005,7 +1006,7 @@ class PartnershipEuchre(EuchreFamily):
 
 
 class Euchre(PartnershipEuchre):
-    """Four players, partners sitting opposite, team scores, 24 cards; 10 wins (§5.1)."""
+    """Four players, partners opposite, team scores, 24 cards; 10 wins (docs/rules.md#euchre)."""
 
     id = "euchre"
     label = msg("Euchre")
@@ -1028,7 +1029,10 @@ class Euchre(PartnershipEuchre):
 
 
 class SixHandedEuchre(PartnershipEuchre):
-    """Six players in two teams of three sitting alternately, 32 cards; 10 wins (§5.4)."""
+    """Six players, two alternating teams of three, 32 cards; 10 wins.
+
+    See docs/rules.md#six-handed-euchre.
+    """
 
     id = "six-handed-euchre"
     label = msg("Six-Handed Euchre")
@@ -1050,7 +1054,10 @@ class SixHandedEuchre(PartnershipEuchre):
 
 
 class TwoHandedEuchre(EuchreFamily):
-    """Two players, 24 cards, no going alone: a march 2, a euchre 2; 10 wins (§5.2)."""
+    """Two players, 24 cards, no going alone: a march 2, a euchre 2; 10 wins.
+
+    See docs/rules.md#two-handed-euchre.
+    """
 
     id = "two-handed-euchre"
     label = msg("Two-Handed Euchre")
@@ -1071,7 +1078,10 @@ class TwoHandedEuchre(EuchreFamily):
 
 
 class ThreeHandedEuchre(EuchreFamily):
-    """Three players, the maker alone against two: a march 3, each opponent 2 (§5.3)."""
+    """Three players, the maker alone against two: a march 3, each opponent 2.
+
+    See docs/rules.md#three-handed-euchre.
+    """
 
     id = "three-handed-euchre"
     label = msg("Three-Handed Euchre")
