@@ -5,6 +5,8 @@ that is restarting or cannot be reached: the API answers 503 with ``Retry-After`
 pages keep what was typed, so it can be sent again.
 """
 
+from collections.abc import Callable
+
 from sqlalchemy.exc import OperationalError
 
 from scorekeeper.extensions import db
@@ -62,8 +64,18 @@ def is_lost_connection(original: BaseException | None) -> bool:
 def end_session() -> None:
     """Roll the session back; a connection the database dropped meanwhile (a restart) is
     let go instead of raising, since nothing is left to roll back on it."""
+    _let_go(db.session.rollback)
+
+
+def close_session() -> None:
+    """Close the session at the end of the app context, as Flask-SQLAlchemy's teardown does
+    (what was loaded stays readable), letting go of a connection the database dropped."""
+    _let_go(db.session.close)
+
+
+def _let_go(finish: Callable[[], None]) -> None:
     try:
-        db.session.rollback()
+        finish()
     except OperationalError as error:
         if not is_lost(error):
             raise

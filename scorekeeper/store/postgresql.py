@@ -60,7 +60,7 @@ def init_app(app: Flask) -> None:
 
 
 def _end_session(_error: BaseException | None) -> None:
-    busy.end_session()
+    busy.close_session()
 
 
 def listen_for_closed(engine: Engine) -> None:
