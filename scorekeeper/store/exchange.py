@@ -13,12 +13,12 @@ import io
 import json
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, select
+from sqlalchemy import ColumnElement, Select, Text, cast, func, select, tuple_
 from sqlalchemy.orm import selectinload
 
 from scorekeeper import engine
@@ -43,6 +43,9 @@ VERSION = 1
 ACTIONS = ("add", "correct", "undo")
 PHONE_TOKEN = re.compile(r"[A-Za-z0-9_-]{32,64}")
 """An edit token a phone made for a game it started offline: as unguessable as ours."""
+EXPORT_BATCH = 100
+"""Games read at a time by an export, their deals and changes with them (a few thousand
+rows): a table's export holds one batch in memory, however many games it has."""
 
 
 @dataclass
@@ -70,6 +73,29 @@ def export_game(game: Game, *, include_secrets: bool = False) -> dict[str, Any]:
 def export_table(table: CardTable, *, include_secrets: bool = False) -> dict[str, Any]:
     """Return the export document of a table and all its games, oldest first."""
     games = _game_records(Game.table_id == table.id, include_secrets)
+    return _document(_table_record(table, include_secrets), games)
+
+
+def table_json_chunks(table: CardTable, *, include_secrets: bool = False) -> Iterator[str]:
+    """Yield the table's export document as JSON text (what `dumps` of `export_table` gives),
+    a batch of games at a time.
+
+    Each batch is read in its own short transaction, ended before its text is handed
+    on: a slow download holds no snapshot, lock or connection while it is sent.
+    """
+    text = dumps(_document(_table_record(table, include_secrets), []))
+    empty = "[]}\n"
+    assert text.endswith(empty)  # "games" comes last, so the games go in its place
+    yield text[: -len(empty)] + "["
+    first = True
+    for batch in _record_batches(Game.table_id == table.id, include_secrets, release=True):
+        text = ",".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in batch)
+        yield text if first else "," + text
+        first = False
+    yield "]}\n"
+
+
+def _table_record(table: CardTable, include_secrets: bool) -> dict[str, Any]:
     record = {
         "id": table.id,
         "name": table.name,
@@ -78,7 +104,7 @@ def export_table(table: CardTable, *, include_secrets: bool = False) -> dict[str
     }
     if include_secrets:
         record["edit_token_hash"] = table.edit_token_hash
-    return _document(record, games)
+    return record
 
 
 def export_everything(*, include_secrets: bool = True) -> dict[str, Any]:
@@ -108,56 +134,98 @@ def _load_games(query: Select[Game]) -> list[Game]:
 
 
 def _game_records(where: ColumnElement[bool], include_secrets: bool) -> list[dict[str, Any]]:
-    """Return the export records of the games matching `where`, oldest first; four queries.
-
-    Deals and changes are read as plain rows (the stored results are not needed: import
-    recomputes them), which keeps a 10,000-game table's export to seconds.
-    """
-    games = _load_games(select(Game).where(where).order_by(Game.created_at, Game.id))
-    chosen = select(Game.id).where(where)
-    deals: dict[str, list] = {}
-    query = (
-        select(Deal.game_id, Deal.number, Deal.entry, Deal.created_at, Deal.updated_at)
-        .where(Deal.game_id.in_(chosen))
-        .order_by(Deal.game_id, Deal.number)
-    )
-    for game_id, number, entry, created, updated in db.session.execute(query):
-        deals.setdefault(game_id, []).append(
-            {
-                "number": number,
-                "entry": entry,
-                "created_at": _time(created),
-                "updated_at": _time(updated),
-            }
-        )
-    changes: dict[str, list] = {}
-    query = (
-        select(
-            Change.game_id,
-            Change.number,
-            Change.action,
-            Change.before,
-            Change.after,
-            Change.at,
-            Change.device,
-        )
-        .where(Change.game_id.in_(chosen))
-        .order_by(Change.game_id, Change.id)
-    )
-    for game_id, number, action, before, after, at, device in db.session.execute(query):
-        changes.setdefault(game_id, []).append(
-            {
-                "number": number,
-                "action": action,
-                "before": before,
-                "after": after,
-                "at": _time(at),
-                "device": device,
-            }
-        )
+    """Return the export records of the games matching `where`, oldest first."""
     return [
-        _game_record(g, deals.get(g.id, []), changes.get(g.id, []), include_secrets) for g in games
+        record
+        for batch in _record_batches(where, include_secrets, release=False)
+        for record in batch
     ]
+
+
+def _game_batches(where: ColumnElement[bool]) -> Iterator[list[Game]]:
+    """Yield the games matching `where`, oldest first, `EXPORT_BATCH` at a time.
+
+    Each batch is found from where the last one ended (the games' index, never an
+    offset), so a batch may be read in a transaction of its own.
+    """
+    after: tuple[datetime, str] | None = None
+    while True:
+        query = select(Game).where(where).order_by(Game.created_at, Game.id).limit(EXPORT_BATCH)
+        if after is not None:
+            query = query.where(tuple_(Game.created_at, Game.id) > after)
+        games = _load_games(query)
+        if not games:
+            return
+        after = (games[-1].created_at, games[-1].id)
+        yield games
+        if len(games) < EXPORT_BATCH:
+            return
+
+
+def _record_batches(
+    where: ColumnElement[bool], include_secrets: bool, *, release: bool
+) -> Iterator[list[dict[str, Any]]]:
+    """Yield the export records of the games matching `where`, a batch at a time.
+
+    Deals and changes are read as plain rows, the batch's all at once (the stored
+    results are not needed: import recomputes them). With `release`, each batch's
+    transaction ends before the batch is handed on (see `_released`).
+    """
+    for games in _game_batches(where):
+        chosen = [game.id for game in games]
+        deals: dict[str, list] = {}
+        query = (
+            select(Deal.game_id, Deal.number, Deal.entry, Deal.created_at, Deal.updated_at)
+            .where(Deal.game_id.in_(chosen))
+            .order_by(Deal.game_id, Deal.number)
+        )
+        for game_id, number, entry, created, updated in db.session.execute(query):
+            deals.setdefault(game_id, []).append(
+                {
+                    "number": number,
+                    "entry": entry,
+                    "created_at": _time(created),
+                    "updated_at": _time(updated),
+                }
+            )
+        changes: dict[str, list] = {}
+        query = (
+            select(
+                Change.game_id,
+                Change.number,
+                Change.action,
+                Change.before,
+                Change.after,
+                Change.at,
+                Change.device,
+            )
+            .where(Change.game_id.in_(chosen))
+            .order_by(Change.game_id, Change.id)
+        )
+        for game_id, number, action, before, after, at, device in db.session.execute(query):
+            changes.setdefault(game_id, []).append(
+                {
+                    "number": number,
+                    "action": action,
+                    "before": before,
+                    "after": after,
+                    "at": _time(at),
+                    "device": device,
+                }
+            )
+        batch = [
+            _game_record(g, deals.get(g.id, []), changes.get(g.id, []), include_secrets)
+            for g in games
+        ]
+        if release:
+            _released()
+        yield batch
+
+
+def _released() -> None:
+    """End the read's transaction: its snapshot (and on SQLite its hold on the WAL) and its
+    connection go, so a download sent slowly holds neither. Nothing was written."""
+    db.session.rollback()
 
 
 def _game_record(
@@ -213,80 +281,120 @@ STRUCTURED = frozenset({engine.FieldKind.COUNTS, engine.FieldKind.AUCTION})
 
 def game_csv(game: Game, table: CardTable | None = None) -> str:
     """Return one row per deal per player of one game."""
-    return _csv(Game.id == game.id, table)
+    return "".join(_csv_chunks(Game.id == game.id, table.name if table else "", release=False))
 
 
 def table_csv(table: CardTable) -> str:
     """Return one row per deal per player of every game at the table, oldest game first."""
-    return _csv(Game.table_id == table.id, table)
+    return "".join(table_csv_chunks(table, release=False))
 
 
-def _csv(where: ColumnElement[bool], table: CardTable | None) -> str:
-    """Return the CSV of the games matching `where`; three queries, deals read as rows."""
-    games = _load_games(select(Game).where(where).order_by(Game.created_at, Game.id))
-    configs = {game.id: records.game_config(game) for game in games}
-    deals: dict[str, list] = {}
-    query = (
-        select(Deal.game_id, Deal.entry, Deal.result)
-        .where(Deal.game_id.in_(select(Game.id).where(where)))
-        .order_by(Deal.game_id, Deal.number)
+def table_csv_chunks(table: CardTable, *, release: bool = True) -> Iterator[str]:
+    """Yield the table's CSV a batch of games at a time (see `table_json_chunks`)."""
+    return _csv_chunks(Game.table_id == table.id, table.name, release=release)
+
+
+def _csv_columns(where: ColumnElement[bool]) -> dict[str, None]:
+    """Return the entry fields of every setup the games matching `where` were played with.
+
+    In the order the games first used them; one row per setup is read (not per game),
+    so the header is written before any game is.
+    """
+    seats = func.json_array_length(Game.scores)
+    rules = cast(Game.house_rules, Text)
+    setups = (
+        select(Game.ruleset, Game.target, rules, seats)
+        .where(where)
+        .group_by(Game.ruleset, Game.target, rules, seats)
+        .order_by(func.min(Game.created_at))
     )
-    for game_id, entry, result in db.session.execute(query):
-        deals.setdefault(game_id, []).append((entry, result))
-    columns: dict[str, None] = {}  # the entry fields of every game's ruleset, in order
-    for config in configs.values():
+    columns: dict[str, None] = {}
+    for ruleset, target, house_rules, count in db.session.execute(setups):
+        config = engine.configure(
+            ruleset=ruleset,
+            players=[f"Seat {seat + 1}" for seat in range(count)],
+            first_dealer=0,
+            target=target,
+            house_rules=json.loads(house_rules),
+        )
         columns.update((f.name, None) for f in config.ruleset.entry_fields(config))
-    for entries in deals.values():
-        columns.update((name, None) for entry, _ in entries for name in entry)
+    return columns
+
+
+def _csv_chunks(where: ColumnElement[bool], table_name: str, *, release: bool) -> Iterator[str]:
+    """Yield the CSV of the games matching `where`: the header, then a batch of games at a
+    time, each batch's deals read as rows in one query."""
+    columns = _csv_columns(where)
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow([*CSV_BEFORE, *(_entry_column(name) for name in columns), *CSV_AFTER])
-    table_name = _cell(table.name) if table else ""
-    for game in games:
-        config = configs[game.id]
-        ruleset = config.ruleset
-        fields = {f.name: f for f in ruleset.entry_fields(config)}
-        names = [_cell(name) for name in config.players]
-        team_of = {seat: i for i, team in enumerate(config.teams() or ()) for seat in team}
-        head = [
-            table_name,
-            game.id,
-            _time(game.created_at),
-            game.ruleset,
-            game.target,
-            json.dumps(dict(game.house_rules), separators=(",", ":")),
+    yield out.getvalue()
+    table_name = _cell(table_name)
+    for games in _game_batches(where):
+        out.seek(0)
+        out.truncate()
+        deals: dict[str, list] = {}
+        query = (
+            select(Deal.game_id, Deal.entry, Deal.result)
+            .where(Deal.game_id.in_([game.id for game in games]))
+            .order_by(Deal.game_id, Deal.number)
+        )
+        for game_id, entry, result in db.session.execute(query):
+            deals.setdefault(game_id, []).append((entry, result))
+        for game in games:
+            _csv_game_rows(writer, game, deals.get(game.id, ()), columns, table_name)
+        if release:
+            _released()
+        yield out.getvalue()
+
+
+def _csv_game_rows(
+    writer: Any, game: Game, deals: Any, columns: dict[str, None], table_name: str
+) -> None:
+    """Write one game's rows: its start, then one row per player per deal."""
+    config = records.game_config(game)
+    ruleset = config.ruleset
+    fields = {f.name: f for f in ruleset.entry_fields(config)}
+    names = [_cell(name) for name in config.players]
+    team_of = {seat: i for i, team in enumerate(config.teams() or ()) for seat in team}
+    head = [
+        table_name,
+        game.id,
+        _time(game.created_at),
+        game.ruleset,
+        game.target,
+        json.dumps(dict(game.house_rules), separators=(",", ":")),
+    ]
+    finished = game.status != engine.Status.IN_PROGRESS
+    won = [_flag(seat in game.winners) if finished else "" for seat in range(len(names))]
+    start = [*head, 0, names[config.first_dealer], *[""] * len(columns)]
+    for seat, name in enumerate(names):
+        team = team_of.get(seat, "")
+        writer.writerow([*start, "", seat, name, team, "", 0, 0, game.status, won[seat]])
+    for entry, document in deals:
+        result = engine.DealResult.from_document(document)
+        roles = ruleset.roles(config, result)
+        deal = [
+            *head,
+            result.number,
+            names[result.dealer],
+            *(_encode(fields.get(name), entry.get(name), names) for name in columns),
+            _flag(result.made),
         ]
-        finished = game.status != engine.Status.IN_PROGRESS
-        won = [_flag(seat in game.winners) if finished else "" for seat in range(len(names))]
-        start = [*head, 0, names[config.first_dealer], *[""] * len(columns)]
-        for seat, name in enumerate(names):
-            team = team_of.get(seat, "")
-            writer.writerow([*start, "", seat, name, team, "", 0, 0, game.status, won[seat]])
-        for entry, document in deals.get(game.id, ()):
-            result = engine.DealResult.from_document(document)
-            roles = ruleset.roles(config, result)
-            deal = [
-                *head,
-                result.number,
-                names[result.dealer],
-                *(_encode(fields.get(name), entry.get(name), names) for name in columns),
-                _flag(result.made),
-            ]
-            for seat, (name, role) in enumerate(zip(names, roles, strict=True)):
-                writer.writerow(
-                    [
-                        *deal,
-                        seat,
-                        name,
-                        team_of.get(seat, ""),
-                        "" if role is None else str(role),
-                        result.deltas[seat],
-                        result.scores[seat],
-                        game.status,
-                        won[seat],
-                    ]
-                )
-    return out.getvalue()
+        for seat, (name, role) in enumerate(zip(names, roles, strict=True)):
+            writer.writerow(
+                [
+                    *deal,
+                    seat,
+                    name,
+                    team_of.get(seat, ""),
+                    "" if role is None else str(role),
+                    result.deltas[seat],
+                    result.scores[seat],
+                    game.status,
+                    won[seat],
+                ]
+            )
 
 
 def _entry_column(name: str) -> str:
