@@ -13,12 +13,12 @@ import io
 import json
 import re
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, Text, cast, func, select, tuple_
+from sqlalchemy import ColumnElement, Select, Text, cast, func, insert, select, tuple_
 from sqlalchemy.orm import selectinload
 
 from scorekeeper import engine
@@ -31,6 +31,8 @@ from scorekeeper.store.models import (
     CardTable,
     Change,
     Deal,
+    DealSeat,
+    DealSeatTag,
     Game,
     Player,
     TablePlayer,
@@ -617,10 +619,18 @@ def import_document(
 
 
 def import_documents(
-    documents: list[Any], *, keep_ids: bool = False, table: CardTable | None = None
+    documents: list[Any],
+    *,
+    keep_ids: bool = False,
+    table: CardTable | None = None,
+    progress: Progress | None = None,
 ) -> list[ImportResult]:
-    """Import several export documents as one transaction: all of them or nothing."""
+    """Import several export documents as one transaction: all of them or nothing.
+
+    `progress` is told, after each game is checked, how many of the file's games are.
+    """
     import_checks.check_documents(documents, None if table is None else _keys(table))
+    counter = _Counter(documents, progress)
     try:
         results = []
         for index, document in enumerate(documents, start=1):
@@ -629,7 +639,7 @@ def import_documents(
                 # Nothing is written while the games are replayed and built, so the write
                 # lock (all of SQLite) is held only from the first flush to the commit.
                 with db.session.no_autoflush:
-                    results.append(_stage(document, keep_ids, table))
+                    results.append(_stage(document, keep_ids, table, counter))
             except ImportRefused as error:
                 raise ImportRefused(prefix + str(error)) from None
         db.session.commit()
@@ -685,7 +695,43 @@ def import_made_offline(
     return result.games[0], True
 
 
-def _stage(document: Any, keep_ids: bool, table: CardTable | None) -> ImportResult:
+Progress = Callable[[int, int], None]
+"""Told how many games of a file are checked so far, and how many it holds."""
+
+
+class _Counter:
+    """Count the games checked and tell `Progress`, if any, after each."""
+
+    def __init__(self, documents: list[Any], progress: Progress | None) -> None:
+        self.total = sum(
+            len(d["games"])
+            for d in documents
+            if isinstance(d, dict) and isinstance(d.get("games"), list)
+        )
+        self.done = 0
+        self.progress = progress
+
+    def checked(self) -> None:
+        """Count one more game checked."""
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+
+@dataclass
+class _Rows:
+    """The rows an import inserts, a table's worth at a time (see `_insert_rows`)."""
+
+    players: list[dict[str, Any]] = field(default_factory=list)
+    deals: list[dict[str, Any]] = field(default_factory=list)
+    changes: list[dict[str, Any]] = field(default_factory=list)
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    tags: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _stage(
+    document: Any, keep_ids: bool, table: CardTable | None, counter: _Counter
+) -> ImportResult:
     """Check one document and add its table and games to the session, uncommitted."""
     if not isinstance(document, dict):
         raise ImportRefused("The file must hold a JSON object.")
@@ -700,7 +746,10 @@ def _stage(document: Any, keep_ids: bool, table: CardTable | None) -> ImportResu
     if table_record is not None and not isinstance(table_record, dict):
         raise ImportRefused("The file's table must be an object.")
 
-    checked = [_check_game(i, record) for i, record in enumerate(games, start=1)]
+    checked = []
+    for i, record in enumerate(games, start=1):
+        checked.append(_check_game(i, record))
+        counter.checked()
     result = ImportResult()
     if table is None and table_record is not None:
         table, result.table_token = _new_table(table_record, keep_ids)
@@ -716,27 +765,107 @@ def _stage(document: Any, keep_ids: bool, table: CardTable | None) -> ImportResu
             f"Game {sorted(taken)[0]} is already stored; import it as a copy instead."
         )
     regulars = {p.key: p for p in table.players} if table is not None else {}
+    built = []
     for game_id, (record, states) in zip(ids, checked, strict=True):
         game, token = _build_game(game_id, record, states, keep_ids)
         if token is not None:
             result.game_tokens[game_id] = token
         if table is not None:
             game.table_id = table.id
-            for player in game.players:
-                key = name_key(player.name)
+            for name in _config(record, states).players:
+                key = name_key(name)
                 if key not in regulars:
-                    regulars[key] = TablePlayer(name=player.name, key=key)
+                    regulars[key] = TablePlayer(name=name, key=key)
                     table.players.append(regulars[key])
         db.session.add(game)
         result.games.append(game)
-    db.session.flush()  # regulars get their ids
-    if table is not None:
-        for game in result.games:
-            for player in game.players:
-                player.table_player_id = regulars[name_key(player.name)].id
-    for game in result.games:
-        records.record_deals(game, game.deals, replace=False)
+        built.append((game, record, states))
+    db.session.flush()  # the games in one statement; the new regulars get their ids
+    rows = _Rows()
+    for game, record, states in built:
+        config = _config(record, states)
+        places = [regulars[name_key(n)].id if table is not None else None for n in config.players]
+        _game_rows(rows, game, record, states, config, places)
+    _insert_rows(rows)
     return result
+
+
+def _config(record: dict[str, Any], states: tuple) -> engine.GameConfig:
+    """Return the engine's configuration of a checked game record."""
+    if states:
+        config: engine.GameConfig = states[-1].config
+        return config
+    return engine.configure(
+        record["ruleset"],
+        record["players"],
+        record["first_dealer"],
+        record.get("target"),
+        record.get("house_rules"),
+    )
+
+
+def _game_rows(
+    rows: _Rows,
+    game: Game,
+    record: dict[str, Any],
+    states: tuple,
+    config: engine.GameConfig,
+    places: list[int | None],
+) -> None:
+    """Add a checked game's players, deals, change log and per-seat records to `rows`."""
+    created = game.created_at
+    winners = set(game.winners)
+    rows.players.extend(
+        {
+            "game_id": game.id,
+            "seat": seat,
+            "name": name,
+            "table_player_id": places[seat],
+            "won": seat in winners,
+        }
+        for seat, name in enumerate(config.players)
+    )
+    seating = records.seating(game.id, config, places)
+    for deal, state in zip(record["deals"], states, strict=True):
+        document = state.last.to_document()
+        rows.deals.append(
+            {
+                "game_id": game.id,
+                "number": state.last.number,
+                "entry": dict(deal["entry"]),
+                "result": document,
+                "created_at": _parse_time(deal.get("created_at"), "") or created,
+                "updated_at": _parse_time(deal.get("updated_at"), "") or created,
+            }
+        )
+        seats, tags = records.seat_rows(seating, document)
+        rows.seats.extend(seats)
+        rows.tags.extend(tags)
+    rows.changes.extend(
+        {
+            "game_id": game.id,
+            "number": c["number"],
+            "action": c["action"],
+            "before": c.get("before"),
+            "after": c.get("after"),
+            "at": _parse_time(c.get("at"), "") or created,
+            "device": c.get("device"),
+        }
+        for c in record.get("changes", [])
+    )
+
+
+def _insert_rows(rows: _Rows) -> None:
+    """Insert the rows, `records.BATCH` to a statement (executemany), parents first."""
+    for model, batch in (
+        (Player, rows.players),
+        (Deal, rows.deals),
+        (Change, rows.changes),
+        (DealSeat, rows.seats),
+        (DealSeatTag, rows.tags),
+    ):
+        for start in range(0, len(batch), records.BATCH):
+            db.session.execute(insert(model), batch[start : start + records.BATCH])
 
 
 def _check_game(index: int, record: Any) -> tuple[dict[str, Any], tuple]:
@@ -822,18 +951,9 @@ def _game_id(record: dict[str, Any], keep_ids: bool) -> str:
 def _build_game(
     game_id: str, record: dict[str, Any], states: tuple, keep_ids: bool
 ) -> tuple[Game, str | None]:
-    """Return the game as ORM objects, with a new edit token unless the file kept its own."""
-    config = (
-        states[-1].config
-        if states
-        else engine.configure(
-            record["ruleset"],
-            record["players"],
-            record["first_dealer"],
-            record.get("target"),
-            record.get("house_rules"),
-        )
-    )
+    """Return the game's row as an ORM object (its players, deals and changes are inserted
+    as rows, see `_game_rows`), with a new edit token unless the file kept its own."""
+    config = _config(record, states)
     final = states[-1] if states else engine.new_game(config)
     token = None
     secret = record.get("edit_token_hash") if keep_ids else None
@@ -851,31 +971,6 @@ def _build_game(
         version=1,
         created_at=created,
         updated_at=_parse_time(record.get("updated_at"), "") or created,
-        players=[
-            Player(seat=seat, name=name, won=seat in final.outcome.winners)
-            for seat, name in enumerate(config.players)
-        ],
-        deals=[
-            Deal(
-                number=state.last.number,
-                entry=dict(deal["entry"]),
-                result=state.last.to_document(),
-                created_at=_parse_time(deal.get("created_at"), "") or created,
-                updated_at=_parse_time(deal.get("updated_at"), "") or created,
-            )
-            for deal, state in zip(record["deals"], states, strict=True)
-        ],
-        changes=[
-            Change(
-                number=c["number"],
-                action=c["action"],
-                before=c.get("before"),
-                after=c.get("after"),
-                at=_parse_time(c.get("at"), "") or created,
-                device=c.get("device"),
-            )
-            for c in record.get("changes", [])
-        ],
     )
     cache_state(game, final)
     return game, token
