@@ -82,6 +82,6 @@ def test_between_batches_the_download_holds_no_database_connection(app, client, 
         pieces.append(piece)
         with app.app_context():
             held.append(db.engine.pool.checkedout())
-    assert len(pieces) == 2 + 3  # the head, three batches, the end
+    assert len(pieces) == 1 + 5 + 1  # the head, each game (three batches), the end
     assert held == [0] * len(pieces)
     assert len(json.loads(b"".join(pieces))["games"]) == 5

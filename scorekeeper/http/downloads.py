@@ -67,8 +67,12 @@ def _encoded(chunks: Iterable[str]) -> Iterator[bytes]:
 def _gzipped(chunks: Iterable[str]) -> Iterator[bytes]:
     """Yield the pieces compressed as one gzip stream, as soon as zlib hands out bytes."""
     compressor = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, GZIP_WINDOW)
+    first = True
     for chunk in _encoded(chunks):
         packed = compressor.compress(chunk)
+        if first:  # the head goes out at once: the download has begun
+            packed += compressor.flush(zlib.Z_SYNC_FLUSH)
+            first = False
         if packed:
             yield packed
     yield compressor.flush()

@@ -91,9 +91,10 @@ def table_json_chunks(table: CardTable, *, include_secrets: bool = False) -> Ite
     yield text[: -len(empty)] + "["
     first = True
     for batch in _record_batches(Game.table_id == table.id, include_secrets, release=True):
-        text = ",".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in batch)
-        yield text if first else "," + text
-        first = False
+        for record in batch:  # a game at a time: the sender may let others run in between
+            text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+            yield text if first else "," + text
+            first = False
     yield "]}\n"
 
 
@@ -331,10 +332,10 @@ def _csv_chunks(where: ColumnElement[bool], table_name: str, *, release: bool) -
     writer = csv.writer(out)
     writer.writerow([*CSV_BEFORE, *(_entry_column(name) for name in columns), *CSV_AFTER])
     yield out.getvalue()
+    out.seek(0)
+    out.truncate()
     table_name = _cell(table_name)
     for games in _game_batches(where):
-        out.seek(0)
-        out.truncate()
         deals: dict[str, list] = {}
         query = (
             select(Deal.game_id, Deal.entry, Deal.result)
@@ -343,18 +344,49 @@ def _csv_chunks(where: ColumnElement[bool], table_name: str, *, release: bool) -
         )
         for game_id, entry, result in db.session.execute(query):
             deals.setdefault(game_id, []).append((entry, result))
-        for game in games:
-            _csv_game_rows(writer, game, deals.get(game.id, ()), columns, table_name)
+        sheets = [_SheetGame.of(game) for game in games]
         if release:
             _released()
-        yield out.getvalue()
+        for sheet in sheets:  # a game at a time: the sender may let others run in between
+            _csv_game_rows(writer, sheet, deals.get(sheet.id, ()), columns, table_name)
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+
+
+@dataclass(frozen=True)
+class _SheetGame:
+    """What a game's rows in the CSV are made of, read before its transaction ends."""
+
+    id: str
+    created_at: datetime
+    ruleset: str
+    target: int
+    house_rules: dict[str, Any]
+    status: engine.Status
+    winners: list[int]
+    config: engine.GameConfig
+
+    @classmethod
+    def of(cls, game: Game) -> _SheetGame:
+        """Return the values of a loaded game."""
+        return cls(
+            game.id,
+            game.created_at,
+            game.ruleset,
+            game.target,
+            dict(game.house_rules),
+            game.status,
+            list(game.winners),
+            records.game_config(game),
+        )
 
 
 def _csv_game_rows(
-    writer: Any, game: Game, deals: Any, columns: dict[str, None], table_name: str
+    writer: Any, game: _SheetGame, deals: Any, columns: dict[str, None], table_name: str
 ) -> None:
     """Write one game's rows: its start, then one row per player per deal."""
-    config = records.game_config(game)
+    config = game.config
     ruleset = config.ruleset
     fields = {f.name: f for f in ruleset.entry_fields(config)}
     names = [_cell(name) for name in config.players]
@@ -365,7 +397,7 @@ def _csv_game_rows(
         _time(game.created_at),
         game.ruleset,
         game.target,
-        json.dumps(dict(game.house_rules), separators=(",", ":")),
+        json.dumps(game.house_rules, separators=(",", ":")),
     ]
     finished = game.status != engine.Status.IN_PROGRESS
     won = [_flag(seat in game.winners) if finished else "" for seat in range(len(names))]
