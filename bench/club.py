@@ -86,6 +86,9 @@ def main() -> None:
                 _table(f"Other {index // OTHER_TABLE_GAMES}", pool, count, start, rng)
                 written += count
             measured = [_table(f"Club of {size}", pool, size, start, rng) for size in sizes]
+            # The regulars' totals, as the app keeps them as deals are saved (not statistics).
+            records.write_totals(db.session.connection())
+            db.session.commit()
             total = written + sum(sizes)
             kind = "PostgreSQL" if url.startswith("postgres") else "SQLite"
             took = time.perf_counter() - began

@@ -819,6 +819,8 @@ def _stage(
         places = [regulars[name_key(n)].id if table is not None else None for n in config.players]
         _game_rows(rows, game, record, states, config, places)
     _insert_rows(rows)
+    if table is not None:
+        records.account_games([game.id for game in result.games])
     return result
 
 

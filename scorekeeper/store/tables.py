@@ -352,6 +352,7 @@ def merge_players(table: CardTable, source_id: int, target_id: int) -> TablePlay
             .values(table_player_id=target.id)
             .execution_options(synchronize_session=False)
         )
+    records.recount([source.id, target.id])
     table.players.remove(source)
     db.session.delete(source)
     _commit()
