@@ -899,7 +899,9 @@ def _insert_rows(rows: _Rows) -> None:
         (DealSeatTag, rows.tags),
     ):
         for start in range(0, len(batch), records.BATCH):
-            db.session.execute(insert(model), batch[start : start + records.BATCH])
+            # The table's insert, not the model's: plain executemany, no ORM bookkeeping.
+            rows_here = batch[start : start + records.BATCH]
+            db.session.execute(insert(records.table_of(model)), rows_here)
 
 
 def _check_game(index: int, record: Any) -> tuple[dict[str, Any], tuple]:

@@ -23,7 +23,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, case, delete, func, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Table,
+    case,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 
 from scorekeeper import engine
@@ -242,10 +252,17 @@ def _insert(
 ) -> None:
     """Insert seat rows, then the tags that refer to them."""
     run = (connection or db.session).execute
+    # The tables' inserts, not the models': plain executemany, no ORM bookkeeping.
     if rows:
-        run(insert(DealSeat), rows)
+        run(insert(table_of(DealSeat)), rows)
     if tag_rows:
-        run(insert(DealSeatTag), tag_rows)
+        run(insert(table_of(DealSeatTag)), tag_rows)
+
+
+def table_of(model: Any) -> Table:
+    """Return a model's table, whose insert is a plain executemany (no ORM bookkeeping)."""
+    table: Table = model.metadata.tables[model.__tablename__]
+    return table
 
 
 def _forget(game_id: str, numbers: list[int]) -> None:
