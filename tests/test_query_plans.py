@@ -11,6 +11,7 @@ from sqlalchemy import event, func, select, text
 from scorekeeper.extensions import db
 from scorekeeper.store import sqlite, tables
 from scorekeeper.store.models import Game
+from tests.conftest import make_app, upgrade_schema
 
 FIVE = ["Ann", "Bob", "Cy", "Di", "Ed"]
 
@@ -44,7 +45,11 @@ def captured(run) -> list[str]:
     return statements
 
 
-def test_the_archive_filtered_by_a_player_seeks_each_games_seat_without_statistics(app):
+def test_the_archive_filtered_by_a_player_seeks_each_games_seat_without_statistics(tmp_path):
+    # A database of its own: the shared one has statistics once a connection has closed.
+    url = f"sqlite:///{tmp_path / 'plans.sqlite'}"
+    upgrade_schema(url)
+    app = make_app(url)
     with app.app_context():
         table, _ = tables.create_table("Club", FIVE)
         tables.start_game(table, ruleset="five-handed-schmier", players=FIVE, first_dealer=0)
@@ -54,6 +59,9 @@ def test_the_archive_filtered_by_a_player_seeks_each_games_seat_without_statisti
         player = table.players[0].id
         steps = plans(captured(lambda: tables.archive(table, player=player)))
         steps += plans(captured(lambda: tables.player_counts(table)))
+        db.session.remove()
+        db.engine.dispose()
+    app.extensions["scorekeeper.versions"].stop()
     seeks = [s for s in steps if "ix_players_regular" in s]
     assert sum("(table_player_id=? AND game_id=?)" in s for s in seeks) == 2, steps  # count, page
     assert any("COVERING INDEX ix_players_regular (table_player_id=?)" in s for s in seeks), steps
