@@ -170,6 +170,7 @@ def _big_table(games: int, least_deals: int, seed: int) -> tuple[CardTable, int]
         if len(batch["games"]) >= BATCH or index == games - 1:
             _write(batch)
             batch = {"games": [], "players": [], "deals": [], "seats": [], "tags": []}
+    records.write_totals(db.session.connection())  # the regulars' totals, as the app keeps them
     db.session.execute(text("ANALYZE"))  # fresh planner statistics, as a live database has
     db.session.commit()
     return tables.get_table(table_id), total

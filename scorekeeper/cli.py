@@ -3,7 +3,7 @@
 
 import sys
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import click
 from flask import Flask, current_app
@@ -91,6 +91,27 @@ def export_command(
     _write(text, output)
 
 
+class _ProgressBar:
+    """Click's progress bar on standard error (standard output keeps the edit tokens),
+    made when the import first says how many games the file holds."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+
+    def show(self, done: int, total: int) -> None:
+        """Move the bar to `done` of `total` games."""
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(done - self.bar.pos)
+
+    def close(self) -> None:
+        """Finish the bar's line, if there is a bar."""
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
 @click.command("import")
 @with_appcontext
 @click.argument("source", type=click.File("rb"))
@@ -107,13 +128,16 @@ def import_command(source: BinaryIO, copy: bool, table_id: str | None) -> None:
         table = tables.get_table(table_id)
         if table is None:
             raise click.ClickException(f"There is no table {table_id}.")
+    bar = _ProgressBar("Checking games")
     try:
         document = exchange.load(source.read())
         results = exchange.import_documents(
-            exchange.documents_of(document), keep_ids=not copy, table=table
+            exchange.documents_of(document), keep_ids=not copy, table=table, progress=bar.show
         )
     except exchange.ImportRefused as error:
         raise click.ClickException(f"Nothing was imported. {error}") from None
+    finally:
+        bar.close()
     for result in results:
         if result.table is not None:
             click.echo(f"Table {result.table.name!r}: {result.table.id}")

@@ -2,6 +2,7 @@
 
 import json
 
+from scorekeeper.store import exchange
 from tests.conftest import empty_tables
 from tests.tables_support import (
     MADE_WITH_PARTNER,
@@ -105,3 +106,23 @@ def test_restoring_over_existing_games_is_refused_and_copy_is_suggested(app, cli
     assert result.exit_code == 1
     assert "Nothing was imported." in result.output and "as a copy" in result.output
     assert client.get(f"/api/v1/tables/{table['id']}").get_json()["games"] == 1
+
+
+def test_import_shows_its_progress_on_standard_error(app, client, tmp_path):
+    table = create_table(client, "Club")
+    play_random_games(client, table, 3, most=5)
+    path = tmp_path / "club.json"
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["export", "--table", table["id"], "-o", str(path)]).exit_code == 0
+    result = runner.invoke(args=["import", "--copy", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "Checking games" in result.stderr and "Checking games" not in result.stdout
+    assert "Imported 3 games." in result.stdout
+
+    told = []
+    with app.app_context():
+        document = exchange.load(path.read_bytes())
+        exchange.import_documents(
+            [document], progress=lambda done, total: told.append((done, total))
+        )
+    assert told == [(1, 3), (2, 3), (3, 3)]

@@ -18,6 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import create_engine, func, select
+
+from scorekeeper.store.models import DealSeat, RegularDealTotal
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -295,3 +298,41 @@ def test_malformed_bodies_get_the_json_error_over_http(server):
         answer, body = server.request(method, path)
         assert body["error"]["code"] in ("not_found", "method_not_allowed")
         assert answer in (404, 405)
+
+
+def test_deals_saved_at_once_at_one_tables_games_keep_the_regulars_totals(server, database):
+    """Every game of a table adds to the same regulars' totals: none waits forever, none is lost."""
+    status, table = server.request("POST", "/api/v1/tables", {"name": "Club", "players": FIVE})
+    assert status == 201, table
+    games = []
+    for first_dealer in range(4):
+        status, game = server.request(
+            "POST",
+            f"/api/v1/tables/{table['id']}/games",
+            {"ruleset": "five-handed-schmier", "players": FIVE, "first_dealer": first_dealer},
+            token=table["edit_token"],
+        )
+        assert status == 201, game
+        games.append(game)
+    for _ in range(3):
+        calls = [
+            lambda game=game, seat=seat: server.post(game, sweep(seat, (seat + 1) % 5))
+            for seat, game in enumerate(games)
+        ]
+        assert [status for status, _ in at_once(calls)] == [201] * len(games)
+
+    engine = create_engine(database)
+    try:
+        with engine.connect() as connection:
+            counted = connection.execute(
+                select(func.sum(RegularDealTotal.deals), func.sum(RegularDealTotal.points))
+            ).one()
+            rows = connection.execute(
+                select(func.count(), func.sum(DealSeat.delta)).where(
+                    DealSeat.table_player_id.is_not(None)
+                )
+            ).one()
+    finally:
+        engine.dispose()
+    assert tuple(counted) == tuple(rows)
+    assert rows[0] == 4 * 3 * 5

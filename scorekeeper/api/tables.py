@@ -142,5 +142,7 @@ def export(table_id: str) -> Response:
     """Answer the whole table as the lossless JSON export (``?format=csv`` for a sheet)."""
     table = require_table(table_id)
     if request.args.get("format") == "csv":
-        return downloads.csv_response(exchange.table_csv(table), f"{table.name}.csv")
-    return downloads.json_download(exchange.export_table(table), f"{table.name}.json")
+        chunks = exchange.table_csv_chunks(table)
+        return downloads.streamed_download(chunks, "text/csv", f"{table.name}.csv")
+    chunks = exchange.table_json_chunks(table)
+    return downloads.streamed_download(chunks, "application/json", f"{table.name}.json")

@@ -13,12 +13,12 @@ import io
 import json
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, select
+from sqlalchemy import ColumnElement, Select, Text, cast, func, insert, select, tuple_
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -32,6 +32,8 @@ from scorekeeper.store.models import (
     CardTable,
     Change,
     Deal,
+    DealSeat,
+    DealSeatTag,
     Game,
     Player,
     TablePlayer,
@@ -44,6 +46,9 @@ VERSION = 1
 ACTIONS = ("add", "correct", "undo")
 PHONE_TOKEN = re.compile(r"[A-Za-z0-9_-]{32,64}")
 """An edit token a phone made for a game it started offline: as unguessable as ours."""
+EXPORT_BATCH = 100
+"""Games read at a time by an export, their deals and changes with them (a few thousand
+rows): a table's export holds one batch in memory, however many games it has."""
 
 
 @dataclass
@@ -71,6 +76,30 @@ def export_game(game: Game, *, include_secrets: bool = False) -> dict[str, Any]:
 def export_table(table: CardTable, *, include_secrets: bool = False) -> dict[str, Any]:
     """Return the export document of a table and all its games, oldest first."""
     games = _game_records(Game.table_id == table.id, include_secrets)
+    return _document(_table_record(table, include_secrets), games)
+
+
+def table_json_chunks(table: CardTable, *, include_secrets: bool = False) -> Iterator[str]:
+    """Yield the table's export document as JSON text (what `dumps` of `export_table` gives),
+    a batch of games at a time.
+
+    Each batch is read in its own short transaction, ended before its text is handed
+    on: a slow download holds no snapshot, lock or connection while it is sent.
+    """
+    text = dumps(_document(_table_record(table, include_secrets), []))
+    empty = "[]}\n"
+    assert text.endswith(empty)  # "games" comes last, so the games go in its place
+    yield text[: -len(empty)] + "["
+    first = True
+    for batch in _record_batches(Game.table_id == table.id, include_secrets, release=True):
+        for record in batch:  # a game at a time: the sender may let others run in between
+            text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+            yield text if first else "," + text
+            first = False
+    yield "]}\n"
+
+
+def _table_record(table: CardTable, include_secrets: bool) -> dict[str, Any]:
     record = {
         "id": table.id,
         "name": table.name,
@@ -79,7 +108,7 @@ def export_table(table: CardTable, *, include_secrets: bool = False) -> dict[str
     }
     if include_secrets:
         record["edit_token_hash"] = table.edit_token_hash
-    return _document(record, games)
+    return record
 
 
 def export_everything(*, include_secrets: bool = True) -> dict[str, Any]:
@@ -109,56 +138,98 @@ def _load_games(query: Select[Game]) -> list[Game]:
 
 
 def _game_records(where: ColumnElement[bool], include_secrets: bool) -> list[dict[str, Any]]:
-    """Return the export records of the games matching `where`, oldest first; four queries.
-
-    Deals and changes are read as plain rows (the stored results are not needed: import
-    recomputes them), which keeps a 10,000-game table's export to seconds.
-    """
-    games = _load_games(select(Game).where(where).order_by(Game.created_at, Game.id))
-    chosen = select(Game.id).where(where)
-    deals: dict[str, list] = {}
-    query = (
-        select(Deal.game_id, Deal.number, Deal.entry, Deal.created_at, Deal.updated_at)
-        .where(Deal.game_id.in_(chosen))
-        .order_by(Deal.game_id, Deal.number)
-    )
-    for game_id, number, entry, created, updated in db.session.execute(query):
-        deals.setdefault(game_id, []).append(
-            {
-                "number": number,
-                "entry": entry,
-                "created_at": _time(created),
-                "updated_at": _time(updated),
-            }
-        )
-    changes: dict[str, list] = {}
-    query = (
-        select(
-            Change.game_id,
-            Change.number,
-            Change.action,
-            Change.before,
-            Change.after,
-            Change.at,
-            Change.device,
-        )
-        .where(Change.game_id.in_(chosen))
-        .order_by(Change.game_id, Change.id)
-    )
-    for game_id, number, action, before, after, at, device in db.session.execute(query):
-        changes.setdefault(game_id, []).append(
-            {
-                "number": number,
-                "action": action,
-                "before": before,
-                "after": after,
-                "at": _time(at),
-                "device": device,
-            }
-        )
+    """Return the export records of the games matching `where`, oldest first."""
     return [
-        _game_record(g, deals.get(g.id, []), changes.get(g.id, []), include_secrets) for g in games
+        record
+        for batch in _record_batches(where, include_secrets, release=False)
+        for record in batch
     ]
+
+
+def _game_batches(where: ColumnElement[bool]) -> Iterator[list[Game]]:
+    """Yield the games matching `where`, oldest first, `EXPORT_BATCH` at a time.
+
+    Each batch is found from where the last one ended (the games' index, never an
+    offset), so a batch may be read in a transaction of its own.
+    """
+    after: tuple[datetime, str] | None = None
+    while True:
+        query = select(Game).where(where).order_by(Game.created_at, Game.id).limit(EXPORT_BATCH)
+        if after is not None:
+            query = query.where(tuple_(Game.created_at, Game.id) > after)
+        games = _load_games(query)
+        if not games:
+            return
+        after = (games[-1].created_at, games[-1].id)
+        yield games
+        if len(games) < EXPORT_BATCH:
+            return
+
+
+def _record_batches(
+    where: ColumnElement[bool], include_secrets: bool, *, release: bool
+) -> Iterator[list[dict[str, Any]]]:
+    """Yield the export records of the games matching `where`, a batch at a time.
+
+    Deals and changes are read as plain rows, the batch's all at once (the stored
+    results are not needed: import recomputes them). With `release`, each batch's
+    transaction ends before the batch is handed on (see `_released`).
+    """
+    for games in _game_batches(where):
+        chosen = [game.id for game in games]
+        deals: dict[str, list] = {}
+        query = (
+            select(Deal.game_id, Deal.number, Deal.entry, Deal.created_at, Deal.updated_at)
+            .where(Deal.game_id.in_(chosen))
+            .order_by(Deal.game_id, Deal.number)
+        )
+        for game_id, number, entry, created, updated in db.session.execute(query):
+            deals.setdefault(game_id, []).append(
+                {
+                    "number": number,
+                    "entry": entry,
+                    "created_at": _time(created),
+                    "updated_at": _time(updated),
+                }
+            )
+        changes: dict[str, list] = {}
+        query = (
+            select(
+                Change.game_id,
+                Change.number,
+                Change.action,
+                Change.before,
+                Change.after,
+                Change.at,
+                Change.device,
+            )
+            .where(Change.game_id.in_(chosen))
+            .order_by(Change.game_id, Change.id)
+        )
+        for game_id, number, action, before, after, at, device in db.session.execute(query):
+            changes.setdefault(game_id, []).append(
+                {
+                    "number": number,
+                    "action": action,
+                    "before": before,
+                    "after": after,
+                    "at": _time(at),
+                    "device": device,
+                }
+            )
+        batch = [
+            _game_record(g, deals.get(g.id, []), changes.get(g.id, []), include_secrets)
+            for g in games
+        ]
+        if release:
+            _released()
+        yield batch
+
+
+def _released() -> None:
+    """End the read's transaction: its snapshot (and on SQLite its hold on the WAL) and its
+    connection go, so a download sent slowly holds neither. Nothing was written."""
+    db.session.rollback()
 
 
 def _game_record(
@@ -214,80 +285,151 @@ STRUCTURED = frozenset({engine.FieldKind.COUNTS, engine.FieldKind.AUCTION})
 
 def game_csv(game: Game, table: CardTable | None = None) -> str:
     """Return one row per deal per player of one game."""
-    return _csv(Game.id == game.id, table)
+    return "".join(_csv_chunks(Game.id == game.id, table.name if table else "", release=False))
 
 
 def table_csv(table: CardTable) -> str:
     """Return one row per deal per player of every game at the table, oldest game first."""
-    return _csv(Game.table_id == table.id, table)
+    return "".join(table_csv_chunks(table, release=False))
 
 
-def _csv(where: ColumnElement[bool], table: CardTable | None) -> str:
-    """Return the CSV of the games matching `where`; three queries, deals read as rows."""
-    games = _load_games(select(Game).where(where).order_by(Game.created_at, Game.id))
-    configs = {game.id: records.game_config(game) for game in games}
-    deals: dict[str, list] = {}
-    query = (
-        select(Deal.game_id, Deal.entry, Deal.result)
-        .where(Deal.game_id.in_(select(Game.id).where(where)))
-        .order_by(Deal.game_id, Deal.number)
+def table_csv_chunks(table: CardTable, *, release: bool = True) -> Iterator[str]:
+    """Yield the table's CSV a batch of games at a time (see `table_json_chunks`)."""
+    return _csv_chunks(Game.table_id == table.id, table.name, release=release)
+
+
+def _csv_columns(where: ColumnElement[bool]) -> dict[str, None]:
+    """Return the entry fields of every setup the games matching `where` were played with.
+
+    In the order the games first used them; one row per setup is read (not per game),
+    so the header is written before any game is.
+    """
+    seats = func.json_array_length(Game.scores)
+    rules = cast(Game.house_rules, Text)
+    setups = (
+        select(Game.ruleset, Game.target, rules, seats)
+        .where(where)
+        .group_by(Game.ruleset, Game.target, rules, seats)
+        .order_by(func.min(Game.created_at))
     )
-    for game_id, entry, result in db.session.execute(query):
-        deals.setdefault(game_id, []).append((entry, result))
-    columns: dict[str, None] = {}  # the entry fields of every game's ruleset, in order
-    for config in configs.values():
+    columns: dict[str, None] = {}
+    for ruleset, target, house_rules, count in db.session.execute(setups):
+        config = engine.configure(
+            ruleset=ruleset,
+            players=[f"Seat {seat + 1}" for seat in range(count)],
+            first_dealer=0,
+            target=target,
+            house_rules=json.loads(house_rules),
+        )
         columns.update((f.name, None) for f in config.ruleset.entry_fields(config))
-    for entries in deals.values():
-        columns.update((name, None) for entry, _ in entries for name in entry)
+    return columns
+
+
+def _csv_chunks(where: ColumnElement[bool], table_name: str, *, release: bool) -> Iterator[str]:
+    """Yield the CSV of the games matching `where`: the header, then a batch of games at a
+    time, each batch's deals read as rows in one query."""
+    columns = _csv_columns(where)
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow([*CSV_BEFORE, *(_entry_column(name) for name in columns), *CSV_AFTER])
-    table_name = _cell(table.name) if table else ""
-    for game in games:
-        config = configs[game.id]
-        ruleset = config.ruleset
-        fields = {f.name: f for f in ruleset.entry_fields(config)}
-        names = [_cell(name) for name in config.players]
-        team_of = {seat: i for i, team in enumerate(config.teams() or ()) for seat in team}
-        head = [
-            table_name,
+    yield out.getvalue()
+    out.seek(0)
+    out.truncate()
+    table_name = _cell(table_name)
+    for games in _game_batches(where):
+        deals: dict[str, list] = {}
+        query = (
+            select(Deal.game_id, Deal.entry, Deal.result)
+            .where(Deal.game_id.in_([game.id for game in games]))
+            .order_by(Deal.game_id, Deal.number)
+        )
+        for game_id, entry, result in db.session.execute(query):
+            deals.setdefault(game_id, []).append((entry, result))
+        sheets = [_SheetGame.of(game) for game in games]
+        if release:
+            _released()
+        for sheet in sheets:  # a game at a time: the sender may let others run in between
+            _csv_game_rows(writer, sheet, deals.get(sheet.id, ()), columns, table_name)
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+
+
+@dataclass(frozen=True)
+class _SheetGame:
+    """What a game's rows in the CSV are made of, read before its transaction ends."""
+
+    id: str
+    created_at: datetime
+    ruleset: str
+    target: int
+    house_rules: dict[str, Any]
+    status: engine.Status
+    winners: list[int]
+    config: engine.GameConfig
+
+    @classmethod
+    def of(cls, game: Game) -> _SheetGame:
+        """Return the values of a loaded game."""
+        return cls(
             game.id,
-            _time(game.created_at),
+            game.created_at,
             game.ruleset,
             game.target,
-            json.dumps(dict(game.house_rules), separators=(",", ":")),
+            dict(game.house_rules),
+            game.status,
+            list(game.winners),
+            records.game_config(game),
+        )
+
+
+def _csv_game_rows(
+    writer: Any, game: _SheetGame, deals: Any, columns: dict[str, None], table_name: str
+) -> None:
+    """Write one game's rows: its start, then one row per player per deal."""
+    config = game.config
+    ruleset = config.ruleset
+    fields = {f.name: f for f in ruleset.entry_fields(config)}
+    names = [_cell(name) for name in config.players]
+    team_of = {seat: i for i, team in enumerate(config.teams() or ()) for seat in team}
+    head = [
+        table_name,
+        game.id,
+        _time(game.created_at),
+        game.ruleset,
+        game.target,
+        json.dumps(game.house_rules, separators=(",", ":")),
+    ]
+    finished = game.status != engine.Status.IN_PROGRESS
+    won = [_flag(seat in game.winners) if finished else "" for seat in range(len(names))]
+    start = [*head, 0, names[config.first_dealer], *[""] * len(columns)]
+    for seat, name in enumerate(names):
+        team = team_of.get(seat, "")
+        writer.writerow([*start, "", seat, name, team, "", 0, 0, game.status, won[seat]])
+    for entry, document in deals:
+        result = engine.DealResult.from_document(document)
+        roles = ruleset.roles(config, result)
+        deal = [
+            *head,
+            result.number,
+            names[result.dealer],
+            *(_encode(fields.get(name), entry.get(name), names) for name in columns),
+            _flag(result.made),
         ]
-        finished = game.status != engine.Status.IN_PROGRESS
-        won = [_flag(seat in game.winners) if finished else "" for seat in range(len(names))]
-        start = [*head, 0, names[config.first_dealer], *[""] * len(columns)]
-        for seat, name in enumerate(names):
-            team = team_of.get(seat, "")
-            writer.writerow([*start, "", seat, name, team, "", 0, 0, game.status, won[seat]])
-        for entry, document in deals.get(game.id, ()):
-            result = engine.DealResult.from_document(document)
-            roles = ruleset.roles(config, result)
-            deal = [
-                *head,
-                result.number,
-                names[result.dealer],
-                *(_encode(fields.get(name), entry.get(name), names) for name in columns),
-                _flag(result.made),
-            ]
-            for seat, (name, role) in enumerate(zip(names, roles, strict=True)):
-                writer.writerow(
-                    [
-                        *deal,
-                        seat,
-                        name,
-                        team_of.get(seat, ""),
-                        "" if role is None else str(role),
-                        result.deltas[seat],
-                        result.scores[seat],
-                        game.status,
-                        won[seat],
-                    ]
-                )
-    return out.getvalue()
+        for seat, (name, role) in enumerate(zip(names, roles, strict=True)):
+            writer.writerow(
+                [
+                    *deal,
+                    seat,
+                    name,
+                    team_of.get(seat, ""),
+                    "" if role is None else str(role),
+                    result.deltas[seat],
+                    result.scores[seat],
+                    game.status,
+                    won[seat],
+                ]
+            )
 
 
 def _entry_column(name: str) -> str:
@@ -511,10 +653,18 @@ def import_document(
 
 
 def import_documents(
-    documents: list[Any], *, keep_ids: bool = False, table: CardTable | None = None
+    documents: list[Any],
+    *,
+    keep_ids: bool = False,
+    table: CardTable | None = None,
+    progress: Progress | None = None,
 ) -> list[ImportResult]:
-    """Import several export documents as one transaction: all of them or nothing."""
+    """Import several export documents as one transaction: all of them or nothing.
+
+    `progress` is told, after each game is checked, how many of the file's games are.
+    """
     import_checks.check_documents(documents, None if table is None else _keys(table))
+    counter = _Counter(documents, progress)
     try:
         results = []
         for index, document in enumerate(documents, start=1):
@@ -523,7 +673,7 @@ def import_documents(
                 # Nothing is written while the games are replayed and built, so the write
                 # lock (all of SQLite) is held only from the first flush to the commit.
                 with db.session.no_autoflush:
-                    results.append(_stage(document, keep_ids, table))
+                    results.append(_stage(document, keep_ids, table, counter))
             except ImportRefused as error:
                 raise ImportRefused(prefix + str(error)) from None
         db.session.commit()
@@ -597,10 +747,49 @@ def _made_offline_already(game_id: str, token: str) -> Game | None:
     return existing
 
 
-def _stage(document: Any, keep_ids: bool, table: CardTable | None) -> ImportResult:
+Progress = Callable[[int, int], None]
+"""Told how many games of a file are checked so far, and how many it holds."""
+
+
+class _Counter:
+    """Count the games checked and tell `Progress`, if any, after each."""
+
+    def __init__(self, documents: list[Any], progress: Progress | None) -> None:
+        self.total = sum(
+            len(d["games"])
+            for d in documents
+            if isinstance(d, dict) and isinstance(d.get("games"), list)
+        )
+        self.done = 0
+        self.progress = progress
+
+    def checked(self) -> None:
+        """Count one more game checked."""
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+
+@dataclass
+class _Rows:
+    """The rows an import inserts, a table's worth at a time (see `_insert_rows`)."""
+
+    players: list[dict[str, Any]] = field(default_factory=list)
+    deals: list[dict[str, Any]] = field(default_factory=list)
+    changes: list[dict[str, Any]] = field(default_factory=list)
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    tags: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _stage(
+    document: Any, keep_ids: bool, table: CardTable | None, counter: _Counter
+) -> ImportResult:
     """Check one document and add its table and games to the session, uncommitted."""
     games, table_record = _check_document(document)
-    checked = [_check_game(i, record) for i, record in enumerate(games, start=1)]
+    checked = []
+    for i, record in enumerate(games, start=1):
+        checked.append(_check_game(i, record))
+        counter.checked()
     result = ImportResult()
     if table is None and table_record is not None:
         table, result.table_token = _new_table(table_record, keep_ids)
@@ -615,19 +804,26 @@ def _stage(document: Any, keep_ids: bool, table: CardTable | None) -> ImportResu
         raise ImportRefused(
             f"Game {sorted(taken)[0]} is already stored; import it as a copy instead."
         )
+    regulars = {p.key: p for p in table.players} if table is not None else {}
+    built = []
     for game_id, (record, states) in zip(ids, checked, strict=True):
         game, token = _build_game(game_id, record, states, keep_ids)
         if token is not None:
             result.game_tokens[game_id] = token
+        if table is not None:
+            _seat_regulars(table, regulars, game, _config(record, states).players)
         db.session.add(game)
         result.games.append(game)
-    regulars = _seat_regulars(table, result.games) if table is not None else {}
-    db.session.flush()  # regulars get their ids
-    for game in result.games if regulars else ():
-        for player in game.players:
-            player.table_player_id = regulars[name_key(player.name)].id
-    for game in result.games:
-        records.record_deals(game, game.deals, replace=False)
+        built.append((game, record, states))
+    db.session.flush()  # the games in one statement; the new regulars get their ids
+    rows = _Rows()
+    for game, record, states in built:
+        config = _config(record, states)
+        places = [regulars[name_key(n)].id if table is not None else None for n in config.players]
+        _game_rows(rows, game, record, states, config, places)
+    _insert_rows(rows)
+    if table is not None:
+        records.account_games([game.id for game in result.games])
     return result
 
 
@@ -648,18 +844,97 @@ def _check_document(document: Any) -> tuple[list[Any], dict[str, Any] | None]:
     return games, table_record
 
 
-def _seat_regulars(table: CardTable, games: list[Game]) -> dict[str, TablePlayer]:
-    """Put the games at the table and every player among its regulars (new ones added);
-    return the regulars by key."""
-    regulars = {p.key: p for p in table.players}
-    for game in games:
-        game.table_id, game.table_token_hash = table.id, table.edit_token_hash
-        for player in game.players:
-            key = name_key(player.name)
-            if key not in regulars:
-                regulars[key] = TablePlayer(name=player.name, key=key)
-                table.players.append(regulars[key])
-    return regulars
+def _seat_regulars(
+    table: CardTable, regulars: dict[str, TablePlayer], game: Game, players: Sequence[str]
+) -> None:
+    """Put the game at the table, under its edit link, and every player among its regulars
+    (`regulars`, by key: new ones added)."""
+    game.table_id, game.table_token_hash = table.id, table.edit_token_hash
+    for name in players:
+        key = name_key(name)
+        if key not in regulars:
+            regulars[key] = TablePlayer(name=name, key=key)
+            table.players.append(regulars[key])
+
+
+def _config(record: dict[str, Any], states: tuple) -> engine.GameConfig:
+    """Return the engine's configuration of a checked game record."""
+    if states:
+        config: engine.GameConfig = states[-1].config
+        return config
+    return engine.configure(
+        record["ruleset"],
+        record["players"],
+        record["first_dealer"],
+        record.get("target"),
+        record.get("house_rules"),
+    )
+
+
+def _game_rows(
+    rows: _Rows,
+    game: Game,
+    record: dict[str, Any],
+    states: tuple,
+    config: engine.GameConfig,
+    places: list[int | None],
+) -> None:
+    """Add a checked game's players, deals, change log and per-seat records to `rows`."""
+    created = game.created_at
+    winners = set(game.winners)
+    rows.players.extend(
+        {
+            "game_id": game.id,
+            "seat": seat,
+            "name": name,
+            "table_player_id": places[seat],
+            "won": seat in winners,
+        }
+        for seat, name in enumerate(config.players)
+    )
+    seating = records.seating(game.id, config, places)
+    for deal, state in zip(record["deals"], states, strict=True):
+        document = state.last.to_document()
+        rows.deals.append(
+            {
+                "game_id": game.id,
+                "number": state.last.number,
+                "entry": dict(deal["entry"]),
+                "result": document,
+                "created_at": _parse_time(deal.get("created_at"), "") or created,
+                "updated_at": _parse_time(deal.get("updated_at"), "") or created,
+            }
+        )
+        seats, tags = records.seat_rows(seating, document)
+        rows.seats.extend(seats)
+        rows.tags.extend(tags)
+    rows.changes.extend(
+        {
+            "game_id": game.id,
+            "number": c["number"],
+            "action": c["action"],
+            "before": c.get("before"),
+            "after": c.get("after"),
+            "at": _parse_time(c.get("at"), "") or created,
+            "device": c.get("device"),
+        }
+        for c in record.get("changes", [])
+    )
+
+
+def _insert_rows(rows: _Rows) -> None:
+    """Insert the rows, `records.BATCH` to a statement (executemany), parents first."""
+    for model, batch in (
+        (Player, rows.players),
+        (Deal, rows.deals),
+        (Change, rows.changes),
+        (DealSeat, rows.seats),
+        (DealSeatTag, rows.tags),
+    ):
+        for start in range(0, len(batch), records.BATCH):
+            # The table's insert, not the model's: plain executemany, no ORM bookkeeping.
+            rows_here = batch[start : start + records.BATCH]
+            db.session.execute(insert(records.table_of(model)), rows_here)
 
 
 def _check_game(index: int, record: Any) -> tuple[dict[str, Any], tuple]:
@@ -760,18 +1035,9 @@ def _game_id(record: dict[str, Any], keep_ids: bool) -> str:
 def _build_game(
     game_id: str, record: dict[str, Any], states: tuple, keep_ids: bool
 ) -> tuple[Game, str | None]:
-    """Return the game as ORM objects, with a new edit token unless the file kept its own."""
-    config = (
-        states[-1].config
-        if states
-        else engine.configure(
-            record["ruleset"],
-            record["players"],
-            record["first_dealer"],
-            record.get("target"),
-            record.get("house_rules"),
-        )
-    )
+    """Return the game's row as an ORM object (its players, deals and changes are inserted
+    as rows, see `_game_rows`), with a new edit token unless the file kept its own."""
+    config = _config(record, states)
     final = states[-1] if states else engine.new_game(config)
     token = None
     secret = record.get("edit_token_hash") if keep_ids else None
@@ -789,31 +1055,6 @@ def _build_game(
         version=1,
         created_at=created,
         updated_at=_parse_time(record.get("updated_at"), "") or created,
-        players=[
-            Player(seat=seat, name=name, won=seat in final.outcome.winners)
-            for seat, name in enumerate(config.players)
-        ],
-        deals=[
-            Deal(
-                number=state.last.number,
-                entry=dict(deal["entry"]),
-                result=state.last.to_document(),
-                created_at=_parse_time(deal.get("created_at"), "") or created,
-                updated_at=_parse_time(deal.get("updated_at"), "") or created,
-            )
-            for deal, state in zip(record["deals"], states, strict=True)
-        ],
-        changes=[
-            Change(
-                number=c["number"],
-                action=c["action"],
-                before=c.get("before"),
-                after=c.get("after"),
-                at=_parse_time(c.get("at"), "") or created,
-                device=c.get("device"),
-            )
-            for c in record.get("changes", [])
-        ],
     )
     cache_state(game, final)
     return game, token

@@ -439,7 +439,8 @@ def preview_correction(
 def undo_last_deal(game: Game, number: int, *, device: str | None = None) -> None:
     """Delete deal `number` if it is the last one; the game returns to the state before it.
 
-    Raises NoSuchDeal or NotLastDeal.
+    Raises NoSuchDeal, NotLastDeal or GameFull (the change log has no room for the undo:
+    a log past its limit would make the game's own export one the import refuses).
     """
 
     def attempt(game: Game) -> None:
@@ -455,7 +456,7 @@ def undo_last_deal(game: Game, number: int, *, device: str | None = None) -> Non
         )
         before = dict(last.result)
         winners = list(game.winners or ())
-        _claim(game, engine.resume(config, previous))
+        _claim(game, engine.resume(config, previous), logged=True)
         db.session.delete(last)
         if _deals_loaded(game):
             game.deals.remove(last)

@@ -162,6 +162,10 @@ class Player(Model):
     __table_args__ = (
         UniqueConstraint("game_id", "seat", name="uq_players_game_seat"),
         CheckConstraint("seat >= 0", name="ck_players_seat"),
+        # A regular's seats: "did this regular play that game" is one lookup of two equal
+        # columns (the archive's player filter), and a regular's games and wins are counted
+        # from the index alone. No planner needs statistics to prefer it.
+        Index("ix_players_regular", "table_player_id", "game_id", "won"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -170,8 +174,7 @@ class Player(Model):
     """Seat number, 0..n-1 clockwise."""
     name: Mapped[str] = mapped_column(String(40))
     table_player_id: Mapped[int | None] = mapped_column(
-        ForeignKey("table_players.id", ondelete="SET NULL", name="fk_players_table_player_id"),
-        index=True,
+        ForeignKey("table_players.id", ondelete="SET NULL", name="fk_players_table_player_id")
     )
     """Who this is among the table's regular players, when the game has a table."""
     won: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
@@ -353,3 +356,52 @@ class DealSeatTag(Model):
     """The seat's regular, as on its ``deal_seats`` row."""
     ruleset: Mapped[str] = mapped_column(String(40))
     """The game's ruleset, as on its ``deal_seats`` row."""
+
+
+class RegularDealTotal(Model):
+    """A regular's deals of one kind (ruleset, role, bid, made), counted and summed.
+
+    Kept by ``scorekeeper.store.records`` in the same transaction as the ``deal_seats``
+    rows it totals, so a regular's statistics are read from a few rows however many deals
+    were played; equal to grouping ``deal_seats`` at any time (``flask rebuild-records``
+    writes it again from them). The key holds no NULL, so a row is found by its key:
+    `NO_BID` and `made` as `MADE_KEYS`.
+    """
+
+    __tablename__ = "regular_deal_totals"
+
+    table_player_id: Mapped[int] = mapped_column(
+        ForeignKey("table_players.id", ondelete="CASCADE"), primary_key=True
+    )
+    ruleset: Mapped[str] = mapped_column(String(40), primary_key=True)
+    role: Mapped[str] = mapped_column(String(10), primary_key=True)
+    bid: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """The winning bid when it was a number, else `NO_BID`."""
+    made: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """1 made, 0 set, -1 nothing played (``deal_seats.made`` true, false, null)."""
+    deals: Mapped[int] = mapped_column(Integer)
+    """How many of the regular's ``deal_seats`` rows have this key."""
+    points: Mapped[int] = mapped_column(Integer)
+    """The sum of their ``delta``."""
+
+
+class RegularTagTotal(Model):
+    """A regular's count of deals that earned one statistics tag, in one ruleset.
+
+    Kept with ``deal_seat_tags`` as `RegularDealTotal` is with ``deal_seats``."""
+
+    __tablename__ = "regular_tag_totals"
+
+    table_player_id: Mapped[int] = mapped_column(
+        ForeignKey("table_players.id", ondelete="CASCADE"), primary_key=True
+    )
+    ruleset: Mapped[str] = mapped_column(String(40), primary_key=True)
+    tag: Mapped[str] = mapped_column(String(20), primary_key=True)
+    deals: Mapped[int] = mapped_column(Integer)
+    """How many of the regular's ``deal_seat_tags`` rows have this tag."""
+
+
+NO_BID = -1
+"""`RegularDealTotal.bid` of deals whose bid was not a number (or nothing was played)."""
+MADE_KEYS = {True: 1, False: 0, None: -1}
+"""`RegularDealTotal.made` for each value of ``deal_seats.made``."""

@@ -8,6 +8,13 @@ the games service when a deal is added, corrected or undone, the tables service 
 game's seats are linked to regulars, the importer for the games it stores. ``rebuild``
 writes every row again from the stored deals (``flask rebuild-records``), for a database
 whose records are in doubt.
+
+Each regular's totals (``regular_deal_totals``, ``regular_tag_totals``) are kept with
+the rows, in the same transaction: whatever adds rows adds their totals, whatever
+removes or relinks rows takes theirs away first. A regular's statistics are then read
+from a few rows, however many deals the table has played. Totals are added by upsert,
+in key order, so two games saved at once at one table wait for each other, never
+deadlock.
 """
 
 from __future__ import annotations
@@ -16,11 +23,31 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Table,
+    case,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.store.models import Deal, DealSeat, DealSeatTag, Game, Player
+from scorekeeper.store.models import (
+    NO_BID,
+    Deal,
+    DealSeat,
+    DealSeatTag,
+    Game,
+    Player,
+    RegularDealTotal,
+    RegularTagTotal,
+)
 
 BATCH = 1000
 """Rows written per statement when rebuilding."""
@@ -113,6 +140,7 @@ def record_deals(game: Game, deals: Iterable[Deal], *, replace: bool = True) -> 
         rows.extend(more)
         tag_rows.extend(more_tags)
     _insert(rows, tag_rows)
+    account(_deals_of(game.id, [deal.number for deal in deals]), 1)
 
 
 def forget_deal(game: Game, number: int) -> None:
@@ -131,6 +159,7 @@ def record_winners(game: Game) -> None:
 
 def relink_seats(game: Game) -> None:
     """Copy each seat's regular (``table_player_id``) onto the game's rows and tags."""
+    account(DealSeat.game_id == game.id, -1)
     for player in game.players:
         for model in (DealSeat, DealSeatTag):
             db.session.execute(
@@ -138,6 +167,7 @@ def relink_seats(game: Game) -> None:
                 .where(model.game_id == game.id, model.seat == player.seat)
                 .values(table_player_id=player.table_player_id)
             )
+    account(DealSeat.game_id == game.id, 1)
 
 
 def game_config(game: Game) -> engine.GameConfig:
@@ -157,6 +187,7 @@ def rebuild() -> int:
         db.session.execute(delete(DealSeatTag))
         db.session.execute(delete(DealSeat))
         written = write_all(db.session.connection())
+        write_totals(db.session.connection())
         winners = {
             game_id: set(game_winners or ())
             for game_id, game_winners in db.session.execute(select(Game.id, Game.winners))
@@ -221,14 +252,22 @@ def _insert(
 ) -> None:
     """Insert seat rows, then the tags that refer to them."""
     run = (connection or db.session).execute
+    # The tables' inserts, not the models': plain executemany, no ORM bookkeeping.
     if rows:
-        run(insert(DealSeat), rows)
+        run(insert(table_of(DealSeat)), rows)
     if tag_rows:
-        run(insert(DealSeatTag), tag_rows)
+        run(insert(table_of(DealSeatTag)), tag_rows)
+
+
+def table_of(model: Any) -> Table:
+    """Return a model's table, whose insert is a plain executemany (no ORM bookkeeping)."""
+    table: Table = model.metadata.tables[model.__tablename__]
+    return table
 
 
 def _forget(game_id: str, numbers: list[int]) -> None:
-    """Delete the tags, then the rows, of these deals of the game."""
+    """Delete the tags, then the rows, of these deals of the game (their totals first)."""
+    account(_deals_of(game_id, numbers), -1)
     db.session.execute(
         delete(DealSeatTag).where(DealSeatTag.game_id == game_id, DealSeatTag.number.in_(numbers))
     )
@@ -244,3 +283,110 @@ def _table_players(game: Game) -> list[int | None]:
     for player in players:
         places[player.seat] = player.table_player_id
     return places
+
+
+# ---------------------------------------------------------------- the regulars' totals
+
+
+def _deals_of(game_id: str, numbers: list[int]) -> ColumnElement[bool]:
+    return (DealSeat.game_id == game_id) & DealSeat.number.in_(numbers)
+
+
+def account(where: ColumnElement[bool], sign: int) -> None:
+    """Add (`sign` 1) or take away (-1) the totals of the ``deal_seats`` rows matching
+    `where` (written on ``deal_seats``; their tags come with them)."""
+    keys, counted = _deal_groups()
+    seats = select(*keys, *counted).where(where, DealSeat.table_player_id.is_not(None))
+    rows = [
+        {**dict(zip(DEAL_KEYS, key, strict=True)), "deals": sign * n, "points": sign * int(p)}
+        for *key, n, p in db.session.execute(seats.group_by(*keys))
+    ]
+    tag_keys = (DealSeatTag.table_player_id, DealSeatTag.ruleset, DealSeatTag.tag)
+    tags = (
+        select(*tag_keys, func.count())
+        .join(
+            DealSeat,
+            (DealSeat.game_id == DealSeatTag.game_id)
+            & (DealSeat.number == DealSeatTag.number)
+            & (DealSeat.seat == DealSeatTag.seat),
+        )
+        .where(where, DealSeatTag.table_player_id.is_not(None))
+        .group_by(*tag_keys)
+    )
+    tag_rows = [
+        {**dict(zip(TAG_KEYS, key, strict=True)), "deals": sign * n}
+        for *key, n in db.session.execute(tags)
+    ]
+    _add(RegularDealTotal, DEAL_KEYS, ("deals", "points"), rows)
+    _add(RegularTagTotal, TAG_KEYS, ("deals",), tag_rows)
+    if sign < 0:
+        players = {row["table_player_id"] for row in rows + tag_rows}
+        for model in (RegularDealTotal, RegularTagTotal):
+            db.session.execute(
+                delete(model).where(model.table_player_id.in_(players), model.deals == 0)
+            )
+
+
+def account_games(game_ids: Sequence[str]) -> None:
+    """Add the totals of every row of these games (just written, e.g. by an import)."""
+    for start in range(0, len(game_ids), BATCH):
+        account(DealSeat.game_id.in_(game_ids[start : start + BATCH]), 1)
+
+
+def recount(table_player_ids: Sequence[int]) -> None:
+    """Write these regulars' totals again from their rows (after a merge moved them)."""
+    ids = list(table_player_ids)
+    for model in (RegularDealTotal, RegularTagTotal):
+        db.session.execute(delete(model).where(model.table_player_id.in_(ids)))
+    _write_totals(db.session.connection(), ids)
+
+
+def write_totals(connection: Connection) -> None:
+    """Write every regular's totals from the rows again; on a bare connection too, so a
+    migration fills them as the app would."""
+    connection.execute(delete(RegularTagTotal))
+    connection.execute(delete(RegularDealTotal))
+    _write_totals(connection, None)
+
+
+def _write_totals(connection: Connection, ids: list[int] | None) -> None:
+    """Insert the totals of these regulars' rows (None: every regular's)."""
+    keys, counted = _deal_groups()
+    seats = select(*keys, *counted).where(DealSeat.table_player_id.is_not(None))
+    tag_keys = (DealSeatTag.table_player_id, DealSeatTag.ruleset, DealSeatTag.tag)
+    tags = select(*tag_keys, func.count()).where(DealSeatTag.table_player_id.is_not(None))
+    if ids is not None:
+        seats = seats.where(DealSeat.table_player_id.in_(ids))
+        tags = tags.where(DealSeatTag.table_player_id.in_(ids))
+    columns = [*DEAL_KEYS, "deals", "points"]
+    connection.execute(insert(RegularDealTotal).from_select(columns, seats.group_by(*keys)))
+    tagged = tags.group_by(*tag_keys)
+    connection.execute(insert(RegularTagTotal).from_select([*TAG_KEYS, "deals"], tagged))
+
+
+DEAL_KEYS = ("table_player_id", "ruleset", "role", "bid", "made")
+"""`RegularDealTotal`'s key, in the order rows are locked."""
+TAG_KEYS = ("table_player_id", "ruleset", "tag")
+"""`RegularTagTotal`'s key."""
+
+
+def _deal_groups() -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Return the ``deal_seats`` expressions of a total's key, and its count and sum."""
+    made = case((DealSeat.made.is_(None), -1), (DealSeat.made.is_(True), 1), else_=0)
+    bid = func.coalesce(DealSeat.bid, NO_BID)
+    keys = (DealSeat.table_player_id, DealSeat.ruleset, DealSeat.role, bid, made)
+    return keys, (func.count(), func.coalesce(func.sum(DealSeat.delta), 0))
+
+
+def _add(model: Any, keys: Sequence[str], sums: Sequence[str], rows: list[dict[str, Any]]) -> None:
+    """Add the rows' counts to the totals with these keys, made where missing (upsert)."""
+    if not rows:
+        return
+    rows.sort(key=lambda row: tuple(row[k] for k in keys))
+    dialect = db.session.get_bind().dialect.name
+    statement = (postgresql if dialect == "postgresql" else sqlite).insert(model)
+    statement = statement.on_conflict_do_update(
+        index_elements=list(keys),
+        set_={name: getattr(model, name) + statement.excluded[name] for name in sums},
+    )
+    db.session.execute(statement, rows)

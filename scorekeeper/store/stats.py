@@ -1,8 +1,9 @@
 """Each regular's record at a table, aggregated in SQL: five queries however many games.
 
-Reads ``players`` (who sat where, who won), ``deal_seats`` (one row per seat per deal) and
-``deal_seat_tags`` (the statistics tags a seat earned), both kept by
-``scorekeeper.store.records`` from what each game's ruleset says about its deals. A record
+Reads ``players`` (who sat where, who won) and each regular's totals of ``deal_seats``
+(one row per seat per deal) and ``deal_seat_tags`` (the statistics tags a seat earned),
+all kept by ``scorekeeper.store.records`` from what each game's ruleset says about its
+deals as they are saved, corrected and undone. A record
 has the totals over every game and, for each ruleset the player played, the same totals
 and the ruleset's own ``statistics`` (bids won, made, set …) in the ruleset's order.
 Deals where nothing was played (thrown in, forfeited) are not counted as deals played;
@@ -17,7 +18,16 @@ from sqlalchemy import and_, case, func, select
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.store.models import CardTable, DealSeat, DealSeatTag, Game, Player, TablePlayer
+from scorekeeper.store.models import (
+    MADE_KEYS,
+    NO_BID,
+    CardTable,
+    Game,
+    Player,
+    RegularDealTotal,
+    RegularTagTotal,
+    TablePlayer,
+)
 from scorekeeper.store.records import NO_ROLE
 
 DECIDED_BY = tuple(str(step) for step in engine.DecidedBy)
@@ -113,24 +123,19 @@ def _count_games(
             record["wins_by"][decided_by] = record["wins_by"].get(decided_by, 0) + int(won)
 
 
+
 def _count_deals(by_id: dict[int | None, dict[str, Any]], ids: list[int | None]) -> None:
     """Count every deal each one sat in, by ruleset, role, bid and whether the contract was made."""
-    # (A regular's rows are all at this table: no need to read the games.)
-    deals = (
-        select(
-            DealSeat.table_player_id,
-            DealSeat.ruleset,
-            DealSeat.role,
-            DealSeat.bid,
-            DealSeat.made,
-            func.count(),
-            func.coalesce(func.sum(DealSeat.delta), 0),
-        )
-        .where(DealSeat.table_player_id.in_(ids))
-        .group_by(
-            DealSeat.table_player_id, DealSeat.ruleset, DealSeat.role, DealSeat.bid, DealSeat.made
-        )
-    )
+    # The totals kept as deals are saved: a few rows per regular however many deals.
+    deals = select(
+        RegularDealTotal.table_player_id,
+        RegularDealTotal.ruleset,
+        RegularDealTotal.role,
+        RegularDealTotal.bid,
+        RegularDealTotal.made,
+        RegularDealTotal.deals,
+        RegularDealTotal.points,
+    ).where(RegularDealTotal.table_player_id.in_(ids))
     for pid, ruleset_id, role, bid, made, count, points in db.session.execute(deals):
         record = by_id[pid]
         part = _part(record, ruleset_id)
@@ -138,8 +143,8 @@ def _count_deals(by_id: dict[int | None, dict[str, Any]], ids: list[int | None])
             totals["points"] += int(points)
             if role != NO_ROLE:
                 totals["deals"] += count
-        outcome = "made" if made else "set"
-        if role == str(engine.Role.BIDDER) and bid is not None:
+        outcome = "made" if made == MADE_KEYS[True] else "set"
+        if role == str(engine.Role.BIDDER) and bid != NO_BID:
             level = part["bids"].setdefault(str(bid), {"made": 0, "set": 0})
             level[outcome] += count
         elif role == str(engine.Role.PARTNER):
@@ -148,13 +153,15 @@ def _count_deals(by_id: dict[int | None, dict[str, Any]], ids: list[int | None])
             part["partner"]["points"] += int(points)
 
 
+
 def _count_tags(by_id: dict[int | None, dict[str, Any]], ids: list[int | None]) -> None:
-    """Count the ruleset's statistics: deals in which the seat earned each tag."""
-    tags = (
-        select(DealSeatTag.table_player_id, DealSeatTag.ruleset, DealSeatTag.tag, func.count())
-        .where(DealSeatTag.table_player_id.in_(ids))
-        .group_by(DealSeatTag.table_player_id, DealSeatTag.ruleset, DealSeatTag.tag)
-    )
+    """Count the ruleset's statistics: deals in which the seat earned each tag (kept totals)."""
+    tags = select(
+        RegularTagTotal.table_player_id,
+        RegularTagTotal.ruleset,
+        RegularTagTotal.tag,
+        RegularTagTotal.deals,
+    ).where(RegularTagTotal.table_player_id.in_(ids))
     for pid, ruleset_id, tag, count in db.session.execute(tags):
         statistics = _part(by_id[pid], ruleset_id)["statistics"]
         if tag in statistics:  # a tag the ruleset no longer lists is not shown

@@ -188,15 +188,21 @@ def table_document(table: CardTable) -> dict[str, Any]:
 
 
 def player_counts(table: CardTable) -> dict[int, dict[str, int]]:
-    """Return each regular's games played and won at this table (one query)."""
+    """Return each regular's games played and won at this table (one query).
+
+    Counted from ``ix_players_regular`` alone, by the regulars' ids: a regular's seats are
+    all at this table, so the games are not read, and a large database costs nothing more.
+    """
+    ids = [p.id for p in table.players]
+    if not ids:
+        return {}
     query = (
         select(
             Player.table_player_id,
             func.count(),
             func.coalesce(func.sum(case((Player.won, 1), else_=0)), 0),
         )
-        .join(Game, Game.id == Player.game_id)
-        .where(Game.table_id == table.id, Player.table_player_id.is_not(None))
+        .where(Player.table_player_id.in_(ids))
         .group_by(Player.table_player_id)
     )
     return {pid: {"games": n, "won": int(w)} for pid, n, w in db.session.execute(query)}
@@ -227,10 +233,7 @@ def start_game(table: CardTable, **settings: Any) -> tuple[Game, str]:
     """
     names = settings.get("players")
     if isinstance(names, list) and all(isinstance(n, str) for n in names):
-        known = {p.key for p in table.players}
-        new_names = {name_key(n) for n in names} - known
-        if new_names and len(known) + len(new_names) > limits.REGULARS_PER_TABLE:
-            raise engine.RuleViolation({"players": [TOO_MANY_REGULARS]})
+        _check_room(table, names)
     game, token = games.create_game(**settings)
     attach_game(table, game)
     return game, token
@@ -320,11 +323,13 @@ class AlreadyAtTable(ValueError):
 def put_game_at_table(table: CardTable, game: Game) -> None:
     """Put a game started on its own at the table: its seats join the regulars and records.
 
-    Raises AlreadyAtTable if the game is at a table already. The game's version moves on,
-    so every open page and cached rendering of it shows the table from now on.
+    Raises AlreadyAtTable if the game is at a table already, RuleViolation (``players``)
+    if its new names would take the table past its limit of regulars. The game's version
+    moves on, so every open page and cached rendering of it shows the table from now on.
     """
     if game.table_id is not None:
         raise AlreadyAtTable(game.table_id)
+    _check_room(table, [player.name for player in game.players])
     game_id = game.id
     attach_game(table, game)
     db.session.execute(update(Game).where(Game.id == game_id).values(version=Game.version + 1))
@@ -366,6 +371,7 @@ def merge_players(table: CardTable, source_id: int, target_id: int) -> TablePlay
             .values(table_player_id=target.id)
             .execution_options(synchronize_session=False)
         )
+    records.recount([source.id, target.id])
     table.players.remove(source)
     db.session.delete(source)
     _commit()
@@ -387,7 +393,8 @@ def archive(
     """Return one page of the table's games, newest first, filtered; three queries."""
     where = [Game.table_id == table.id]
     if player is not None:
-        where.append(exists().where(Player.game_id == Game.id, Player.table_player_id == player))
+        seat = select(Player.id).where(Player.game_id == Game.id, Player.table_player_id == player)
+        where.append(seat.exists())
     if ruleset:
         # An id no ruleset has matches no game, and never reaches the database (NUL).
         known = ruleset in {r.id for r in engine.rulesets()}
@@ -428,6 +435,14 @@ def game_summary(game: Game) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- internals
+
+
+def _check_room(table: CardTable, names: list[str]) -> None:
+    """Refuse names that would take the table past its limit of regulars (RuleViolation)."""
+    known = {p.key for p in table.players}
+    new_names = {name_key(n) for n in names} - known
+    if new_names and len(known) + len(new_names) > limits.REGULARS_PER_TABLE:
+        raise engine.RuleViolation({"players": [TOO_MANY_REGULARS]})
 
 
 def _commit() -> None:

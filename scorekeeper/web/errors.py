@@ -194,7 +194,7 @@ def refused(
     elif isinstance(error, games.NumberConflict):
         problems, status = {None: [str(error)]}, 409
     elif isinstance(error, games.GameFull):
-        problems, status = {None: [_game_full_message()]}, 409
+        problems, status = {None: [game_full_message()]}, 409
     elif isinstance(error, OperationalError):
         problems, status = {None: [_busy_message(error)]}, 503
         headers["Retry-After"] = str(busy.RETRY_AFTER)
@@ -208,8 +208,8 @@ def refused(
     return Refusal(status, headers)
 
 
-def _game_full_message() -> str:
-    """Return why a game takes no more deals or corrections."""
+def game_full_message() -> str:
+    """Return why a game takes no more deals, corrections or undos."""
     return _(
         "This game holds as many deals and corrections as a game may (%(n)s deals). "
         "Start a new game to go on.",

@@ -414,6 +414,9 @@ def undo(game_id: str, number: int) -> BaseResponse:
     except (games.NotLastDeal, games.NoSuchDeal):
         flash(_("Only the last deal can be undone; deal %(n)s is no longer the last.", n=number))
         status = 409
+    except games.GameFull:
+        flash(errors.game_full_message())
+        status = 409
     else:
         # The form comes back holding the deal taken back: fix one choice, not all of them.
         flash(_("Deal %(n)s undone.", n=number))
@@ -509,6 +512,8 @@ def put_at_table(game_id: str) -> ResponseReturnValue:
             except tables.AlreadyAtTable:
                 form.add_rule_errors({None: [_("This game is at a table already.")]})
                 status = 409
+            except engine.RuleViolation as exc:
+                status = errors.refused(form, exc).status
             else:
                 flash(_("This game is now at the table %(name)s.", name=table.name))
                 return redirect(url_for("games.show", game_id=game.id), 303)

@@ -345,14 +345,16 @@ def table_stats(table_id: str) -> str:
 def export_json(table_id: str) -> Response:
     """Download the table and all its games as lossless JSON."""
     table = require_table(table_id)
-    return downloads.json_download(exchange.export_table(table), f"{table.name}.json")
+    chunks = exchange.table_json_chunks(table)
+    return downloads.streamed_download(chunks, "application/json", f"{table.name}.json")
 
 
 @bp.get("/tables/<table_id>/export.csv")
 def export_csv(table_id: str) -> Response:
     """Download every deal of every game at the table, one row per player."""
     table = require_table(table_id)
-    return downloads.csv_response(exchange.table_csv(table), f"{table.name}.csv")
+    chunks = exchange.table_csv_chunks(table)
+    return downloads.streamed_download(chunks, "text/csv", f"{table.name}.csv")
 
 
 # --- helpers ---------------------------------------------------------------------------------
