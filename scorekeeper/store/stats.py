@@ -123,7 +123,6 @@ def _count_games(
             record["wins_by"][decided_by] = record["wins_by"].get(decided_by, 0) + int(won)
 
 
-
 def _count_deals(by_id: dict[int | None, dict[str, Any]], ids: list[int | None]) -> None:
     """Count every deal each one sat in, by ruleset, role, bid and whether the contract was made."""
     # The totals kept as deals are saved: a few rows per regular however many deals.
@@ -151,7 +150,6 @@ def _count_deals(by_id: dict[int | None, dict[str, Any]], ids: list[int | None])
             part["partner"]["deals"] += count
             part["partner"][outcome] += count
             part["partner"]["points"] += int(points)
-
 
 
 def _count_tags(by_id: dict[int | None, dict[str, Any]], ids: list[int | None]) -> None:
