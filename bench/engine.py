@@ -46,10 +46,7 @@ TAPS = [
     ("Partner", "Di"), ("High", "Di"), ("Low", "Ann"), ("Jack", "Bob"), ("Off-jack", "Cy"),
     ("Joker", "Bob"), ("Game", "Bidders"),
 ]  # fmt: skip
-READY = """async () => {
-    const script = document.querySelector('script[type=module][src*="/phone."]');
-    return Boolean(script) && (await import(script.src)).phone.ready();
-}"""
+READY = "!!(window.scorekeeperPhone && window.scorekeeperPhone.ready())"
 
 
 def serve(folder: Path):
@@ -168,10 +165,7 @@ def measure(base: str, rounds: int, addresses: list[str]) -> dict:
             wire_before = wire["bytes"]
             figures["wire"].append(wire_before)
             figures["memory"] = page.evaluate(
-                """async () => {
-                    const script = document.querySelector('script[type=module][src*="/phone."]');
-                    return (await (await import(script.src)).phone.call('stats', [])).memory;
-                }"""
+                "async () => (await window.scorekeeperPhone.call('stats', [])).memory"
             )
             # Once the service worker keeps it all: the next visit starts from the phone.
             wait_until(page, "navigator.serviceWorker.controller !== null")

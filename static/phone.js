@@ -12,70 +12,30 @@
    - the deals kept on the phone are scored: each one's score and "why", and the scores,
      dealer and outcome after them ("On this phone"), with Undo for the last one.
    No rule is written here: every answer comes from scorekeeper/phone.py in the worker. */
-import { detailOf, element, targetOf, words } from "./common.js";
-import { keptDeals, onKept } from "./outbox.js";
+(function () {
+  "use strict";
+  var first = document.getElementById("outbox");
+  if (!first || !first.dataset.engine || !window.Worker || !window.fetch || !window.Promise) { return; }
 
-/** @typedef {import("./queue.js").KeptDeal} KeptDeal */
-/** @typedef {[string, string][]} Taps the fields of a form, in order */
-/**
- * The worker's answers (scorekeeper/phone.py), as JSON.
- * @typedef {{label: string, delta: string, to: string, on_bid: boolean}} PreviewSide
- * @typedef {{kind: string, if_saved: string, thrown_in?: string, made: boolean, said: string, sides: PreviewSide[], why_title: string, why: string[], problems: string[], more?: string}} Preview
- * @typedef {{label: string, score: number, delta?: string, dealer: boolean, winner: boolean}} BoardSide
- * @typedef {{number: number, result?: Preview & {dealt_by: string}, refused: string[]}} PlayedDeal
- * @typedef {{number: number, finished: boolean, sides: BoardSide[], dealer_line: string, outcome: string, turn: string, speakers: string[], deals: PlayedDeal[]}} Played
- * @typedef {{ok: boolean, fields: Record<string, string[]>}} Checked
- */
-
-/* The page of a game started on this phone (static/made-here.js, which only that page
-   needs): the engine starts its game from the new-game fields kept. */
-const madeHere = document.querySelector("[data-made-here-game]") ? (await import("./made-here.js")).madeHere : null;
-
-/** The worker's answers, as the page gets them: for the tests and the bench. */
-export const phone = {
-  ready() { return false; },
-  /** @type {(name: string, args: unknown[]) => Promise<any>} */
-  call() { return Promise.reject(new Error("no engine on this page")); },
-  /** @type {(preview: Preview) => string} */
-  render() { return ""; },
-};
-
-const first = document.getElementById("outbox");
-if (first && first.dataset.engine && window.Worker) { setUp(first); }
-
-/** @param {HTMLElement} first */
-function setUp(first) {
-  /** @type {Worker | null} */
-  let worker = null;
-  let ready = false;
-  /** @type {Map<number, {resolve: (value: any) => void, reject: (error: Error) => void}>} */
-  const waiting = new Map();
-  let count = 0;
-  const game = first.dataset.game || "";
-  /** @type {{number: number} | null} the stored game as the worker holds it */
-  let loaded = null;
-  /** @type {{taps: string | null, value: Checked | null}} the last check of the form's fields */
-  let checked = { taps: null, value: null };
-  let shown = 0; /* which preview asked for is shown (a late answer never replaces a newer) */
+  var worker = null;
+  var ready = false;
+  var waiting = {};
+  var count = 0;
+  var game = first.dataset.game;
+  var loaded = null; /* the stored game as the worker holds it: {number, ...} */
+  var checked = { taps: null, value: null }; /* the last check of the form's fields */
+  var shown = 0; /* which preview asked for is shown (a late answer never replaces a newer) */
 
   function outbox() { return document.getElementById("outbox"); }
 
-  /**
-   * Ask the worker; its answer (scorekeeper/phone.py's, JSON mostly) once it comes.
-   * @param {string} name
-   * @param {unknown[]} args
-   * @returns {Promise<any>}
-   */
   function call(name, args) {
     return new Promise(function (resolve, reject) {
-      if (!worker) { reject(new Error("no engine")); return; }
       count += 1;
-      waiting.set(count, { resolve: resolve, reject: reject });
+      waiting[count] = { resolve: resolve, reject: reject };
       worker.postMessage({ id: count, call: name, args: args });
     });
   }
 
-  /** @param {MessageEvent} event */
   function received(event) {
     var data = event.data || {};
     if (data.ready !== undefined) {
@@ -83,7 +43,7 @@ function setUp(first) {
         /* The page goes on as without it: the server's preview, the outbox. */
         document.documentElement.dataset.phoneEngine = "failed";
         if (window.console) { console.warn("The engine did not start on this phone: " + data.error); }
-        if (worker) { worker.terminate(); }
+        worker.terminate();
         worker = null;
         return;
       }
@@ -96,17 +56,17 @@ function setUp(first) {
       }).catch(function () { ready = false; });
       return;
     }
-    const promise = waiting.get(data.id);
+    var promise = waiting[data.id];
     if (!promise) { return; }
-    waiting.delete(data.id);
+    delete waiting[data.id];
     if (data.error !== undefined) { promise.reject(new Error(data.error)); } else { promise.resolve(data.value); }
   }
 
   function start() {
     if (worker) { return; }
     try {
-      worker = new Worker(first.dataset.engine || "", { type: "module" });
-    } catch { worker = null; return; }
+      worker = new Worker(first.dataset.engine, { type: "module" });
+    } catch (unsupported) { worker = null; return; }
     worker.addEventListener("message", received);
     worker.addEventListener("error", function () { ready = false; });
   }
@@ -114,7 +74,6 @@ function setUp(first) {
   /* The service worker keeps every file the engine needs, for the next start offline. On a
      first visit the engine may be ready before the worker controls the page: the worker is
      asked once it does, for the game's export too (fetched without it, so not kept). */
-  /** @param {boolean} [late] */
   function keepForOffline(late) {
     var controller = navigator.serviceWorker && navigator.serviceWorker.controller;
     if (!controller) { return; }
@@ -134,15 +93,15 @@ function setUp(first) {
 
   /* A game started on this phone (static/made-here.js): the server has no export of it;
      the engine starts it from its new-game fields as kept. */
+  var madeHere = window.scorekeeperMadeHere || null;
 
-  /** @returns {Promise<string>} */
   function stored() {
     if (madeHere) {
       return madeHere.setup.then(function (kept) {
         return call("made_here", [game, JSON.stringify(pairs(kept.body))]);
       });
     }
-    return fetch(outbox()?.dataset.export || "", { credentials: "same-origin" }).then(function (answer) {
+    return fetch(outbox().dataset.export, { credentials: "same-origin" }).then(function (answer) {
       if (!answer.ok) { throw new Error("no export"); }
       return answer.text();
     }).then(function (text) { return call("load", [text]); });
@@ -154,17 +113,12 @@ function setUp(first) {
     return stored().then(function (board) {
       loaded = JSON.parse(board);
       document.documentElement.dataset.phoneEngine = "ready";
-      return scoreKept().then(preview).then(function () { return null; });
+      return scoreKept().then(preview);
     }).catch(function () { return null; });
   }
 
-  /**
-   * @param {string} body
-   * @returns {Taps}
-   */
   function pairs(body) {
-    /** @type {Taps} */
-    const found = [];
+    var found = [];
     new URLSearchParams(body).forEach(function (value, name) {
       if (name !== "csrf_token") { found.push([name, value]); }
     });
@@ -173,25 +127,20 @@ function setUp(first) {
 
   /* The deals kept that the server does not have yet, oldest first, while they wait in
      order (a deal held back, and those after it, are not the game's yet). */
-  /** @returns {KeptDeal[]} */
   function kept() {
-    const from = loaded ? loaded.number : null;
-    if (from === null) { return []; }
-    const mine = keptDeals().filter(function (entry) {
-      return entry.game === game && entry.number >= from;
+    if (!window.scorekeeperOutbox || !loaded) { return []; }
+    var mine = window.scorekeeperOutbox.kept().filter(function (entry) {
+      return entry.game === game && entry.number >= loaded.number;
     });
-    /** @type {KeptDeal[]} */
-    const going = [];
+    var going = [];
     for (var i = 0; i < mine.length && mine[i].state === "waiting"; i += 1) { going.push(mine[i]); }
     return going;
   }
 
   function keptTaps() { return JSON.stringify(kept().map(function (entry) { return pairs(entry.body); })); }
 
-  /** @param {HTMLFormElement} form */
   function formTaps(form) {
-    /** @type {Taps} */
-    const found = [];
+    var found = [];
     new FormData(form).forEach(function (value, name) {
       if (name !== "csrf_token" && typeof value === "string") { found.push([name, value]); }
     });
@@ -203,15 +152,16 @@ function setUp(first) {
 
   /* --- what the page shows ------------------------------------------------------------ */
 
-  /**
-   * The preview as templates/games/_preview.html writes it.
-   * @param {Preview} preview
-   * @param {boolean} withHeading
-   * @returns {HTMLElement[]}
-   */
+  function element(tag, className, text) {
+    var made = document.createElement(tag);
+    if (className) { made.className = className; }
+    if (text !== undefined && text !== null) { made.textContent = text; }
+    return made;
+  }
+
+  /* The preview as templates/games/_preview.html writes it. */
   function previewNodes(preview, withHeading) {
-    /** @type {HTMLElement[]} */
-    const nodes = [];
+    var nodes = [];
     if (preview.kind === "result") {
       var line = element("p", "preview-line");
       if (withHeading) {
@@ -246,19 +196,14 @@ function setUp(first) {
     return nodes;
   }
 
-  /**
-   * @param {HTMLElement} target
-   * @param {Preview} preview
-   */
   function showPreview(target, preview) {
     target.textContent = "";
     previewNodes(preview, true).forEach(function (node) { target.appendChild(node); });
     target.dataset.from = "phone";
   }
 
-  /** @returns {Promise<unknown>} */
   function preview() {
-    const form = /** @type {HTMLFormElement | null} */ (document.getElementById("deal-form"));
+    var form = document.getElementById("deal-form");
     var target = document.getElementById("deal-preview");
     if (!ready || !loaded || !form || !target) { return Promise.resolve(); }
     shown += 1;
@@ -268,7 +213,7 @@ function setUp(first) {
     /* The preview is shown as soon as the worker has it; the check for a Save (asked after
        it, so answered after it) never holds it back. */
     var previewed = call("preview", [game, before, taps]).then(function (answer) {
-      if (asked !== shown || !target || !target.isConnected) { return; }
+      if (asked !== shown || !target.isConnected) { return; }
       showPreview(target, JSON.parse(answer));
     });
     var checking = call("check", [game, before, taps]).then(function (answer) {
@@ -278,27 +223,22 @@ function setUp(first) {
   }
 
   document.addEventListener("change", function (event) {
-    if (targetOf(event)?.closest("#deal-form")) { preview(); }
+    if (event.target.closest && event.target.closest("#deal-form")) { preview(); }
   });
 
   /* The server's preview: asked when it can know the answer, and then it confirms. */
   document.addEventListener("htmx:beforeRequest", function (event) {
-    const elt = detailOf(event).elt;
+    var elt = event.detail.elt;
     if (!elt || elt.id !== "deal-preview" || !ready || !loaded) { return; }
     if (phoneOnly()) { event.preventDefault(); }
   });
   document.addEventListener("htmx:afterSwap", function (event) {
-    const target = detailOf(event).target;
+    var target = event.detail.target;
     if (target && target.id === "deal-preview") { delete target.dataset.from; }
   });
 
   /* --- a Save kept on the phone: checked by the engine first -------------------------- */
 
-  /**
-   * @param {HTMLFormElement} form
-   * @param {string} name
-   * @returns {Element | null}
-   */
   function fieldOf(form, name) {
     var group = document.getElementById(name + "-group");
     if (group) { return group; }
@@ -306,17 +246,11 @@ function setUp(first) {
     return control ? control.closest("fieldset, details, .field") : null;
   }
 
-  /**
-   * @param {HTMLFormElement} form
-   * @param {Record<string, string[]>} fields
-   */
   function showRefusals(form, fields) {
-    const entry = document.getElementById("deal-entry");
-    if (entry) { entry.querySelectorAll(".form-errors, .field-errors").forEach(function (e) { e.remove(); }); }
-    /** @type {string[]} */
-    let top = [];
-    /** @type {Element | null} */
-    let firstShown = null;
+    var entry = document.getElementById("deal-entry");
+    entry.querySelectorAll(".form-errors, .field-errors").forEach(function (e) { e.remove(); });
+    var top = [];
+    var firstShown = null;
     Object.keys(fields).forEach(function (name) {
       var place = name ? fieldOf(form, name) : null;
       if (!place) { top = top.concat(fields[name]); return; }
@@ -342,9 +276,9 @@ function setUp(first) {
   /* Heard before the outbox (on the window, as the event goes down): a deal the rules
      refuse is not kept, just as the server would not save it. */
   window.addEventListener("submit", function (event) {
-    const form = event.target;
-    if (!ready || !loaded || !(form instanceof HTMLFormElement) || form.id !== "deal-form" || !phoneOnly()) { return; }
-    if (event.submitter && /** @type {HTMLButtonElement} */ (event.submitter).name) { return; } /* "Discard mine", "Save mine as …" */
+    var form = event.target;
+    if (!ready || !loaded || !form || form.id !== "deal-form" || !phoneOnly()) { return; }
+    if (event.submitter && event.submitter.name) { return; } /* "Discard mine", "Save mine as …" */
     var taps = formTaps(form);
     if (checked.taps !== taps || !checked.value || checked.value.ok) { return; }
     event.preventDefault();
@@ -354,13 +288,14 @@ function setUp(first) {
 
   /* --- the deals kept, scored on the phone --------------------------------------------- */
 
-  /**
-   * @param {string} name
-   * @param {import("./common.js").Values} [values]
-   */
-  function text(name, values) { return words(outbox(), name, values); }
+  function text(name, values) {
+    var element = outbox();
+    var template = element ? element.dataset[name] || "" : "";
+    return template.replace(/\{(\w+)\}/g, function (all, key) {
+      return values && values[key] !== undefined ? values[key] : all;
+    });
+  }
 
-  /** @param {Played} played */
   function boardNodes(played) {
     var section = element("div", "outbox-board");
     section.appendChild(element("h3", "", text("boardTitle")));
@@ -384,23 +319,21 @@ function setUp(first) {
 
   /* The form for the deal after the deals kept: who deals it and speaks first, the
      auction's rows in that order, and no form once the game is over. */
-  /** @param {Played} played */
   function fitTurn(played) {
-    const entry = document.getElementById("deal-entry");
-    const form = document.getElementById("deal-form");
+    var entry = document.getElementById("deal-entry");
+    var form = document.getElementById("deal-form");
     if (!entry || !form) { return; }
-    const numberInput = /** @type {HTMLInputElement | null} */ (form.querySelector('input[name="number"]'));
-    const number = Number(numberInput ? numberInput.value : NaN);
+    var number = Number((form.querySelector('input[name="number"]') || {}).value);
     if (number !== played.number) { return; }
     entry.querySelectorAll("[data-turn]").forEach(function (turn) {
       turn.textContent = played.turn;
-      /** @type {HTMLElement} */ (turn).hidden = false;
+      turn.hidden = false;
     });
     form.querySelectorAll("details.auction .call-row > legend").forEach(function (legend, index) {
       if (played.speakers[index] !== undefined) { legend.textContent = played.speakers[index]; }
     });
-    entry.querySelectorAll("#deal-form, .flag, .turn").forEach(function (part) { /** @type {HTMLElement} */ (part).hidden = played.finished; });
-    let over = /** @type {HTMLElement | null} */ (entry.querySelector(".deal-entry-over"));
+    entry.querySelectorAll("#deal-form, .flag, .turn").forEach(function (part) { part.hidden = played.finished; });
+    var over = entry.querySelector(".deal-entry-over");
     if (played.finished && !over) {
       over = element("p", "note deal-entry-over", text("over"));
       entry.appendChild(over);
@@ -410,20 +343,18 @@ function setUp(first) {
 
   /* The deals kept, scored, at the top of the game's history (templates/games/_deal.html's
      words): newest first, each said to be on this phone only. */
-  /** @param {{deals: PlayedDeal[]}} played */
   function showInHistory(played) {
     var history = document.getElementById("history");
     if (!history) { return; }
     history.querySelectorAll(".deals-kept").forEach(function (old) { old.remove(); });
     var scored = played.deals.filter(function (deal) { return deal.result; });
-    const none = /** @type {HTMLElement | null} */ (history.querySelector(":scope > p.meta"));
+    var none = history.querySelector(":scope > p.meta");
     if (none) { none.hidden = scored.length > 0; }
     if (!scored.length) { return; }
     var list = element("ol", "deals deals-kept");
     list.setAttribute("aria-label", text("historyKept"));
     scored.slice().reverse().forEach(function (deal) {
-      const result = deal.result;
-      if (!result) { return; }
+      var result = deal.result;
       var item = element("li", "deal is-kept " + (result.thrown_in ? "is-thrown-in" : result.made ? "is-made" : "is-set"));
       item.id = "kept-deal-" + deal.number;
       var title = element("h3", "", text("deal", { n: deal.number }) + " ");
@@ -456,7 +387,6 @@ function setUp(first) {
     if (heading) { heading.after(list); } else { history.prepend(list); }
   }
 
-  /** @returns {Promise<unknown>} */
   function scoreKept() {
     var going = kept();
     var element = outbox();
@@ -469,8 +399,7 @@ function setUp(first) {
       return Promise.resolve();
     }
     return call("play", [game, keptTaps()]).then(function (answer) {
-      /** @type {Played} */
-      const played = JSON.parse(answer);
+      var played = JSON.parse(answer);
       var box = outbox();
       if (!box) { return; }
       fitTurn(played);
@@ -508,11 +437,11 @@ function setUp(first) {
     }).catch(function () { return null; });
   }
 
-  onKept(function () { scoreKept().then(preview); });
+  document.addEventListener("outbox:kept", function () { scoreKept().then(preview); });
 
   /* A live answer (a deal saved here or on another phone): the game as stored again. */
   document.addEventListener("htmx:afterSettle", function (event) {
-    const target = detailOf(event).target;
+    var target = event.detail.target;
     if (target && (target.id === "game" || target.id === "scoreboard") && navigator.onLine !== false && !madeHere) { load(); }
   });
 
@@ -521,11 +450,14 @@ function setUp(first) {
   }
   if (document.readyState === "complete") { idle(); } else { window.addEventListener("load", idle); }
 
-  phone.ready = () => ready && Boolean(loaded);
-  phone.call = call;
-  phone.render = (preview) => {
-    const holder = document.createElement("div");
-    previewNodes(preview, true).forEach((node) => { holder.appendChild(node); });
-    return holder.innerHTML;
+  /* For the tests and the bench: the worker's answers, as the page gets them. */
+  window.scorekeeperPhone = {
+    ready: function () { return ready && Boolean(loaded); },
+    call: function (name, args) { return call(name, args); },
+    render: function (preview) {
+      var holder = document.createElement("div");
+      previewNodes(preview, true).forEach(function (node) { holder.appendChild(node); });
+      return holder.innerHTML;
+    },
   };
-}
+})();
