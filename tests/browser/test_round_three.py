@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from scorekeeper import engine
 from tests.browser.conftest import PHONE, check_axe
 from tests.browser.test_live import api as post
-from tests.browser.test_table import tap
+from tests.browser.test_table import group, tap
 
 pytestmark = pytest.mark.browser
 
@@ -52,6 +52,13 @@ def test_each_game_chosen_on_the_new_game_page_starts_at_its_own_target(
         for ruleset in engine.rulesets():
             page.goto(f"{live_server}/games/new")
             target = page.get_by_role("spinbutton", name="Target score")
+            # How many play first: the games for that many are offered.
+            count = group(page, "How many are playing?").get_by_role(
+                "radio", name=str(ruleset.max_players)
+            )
+            count.check()
+            if not javascript:
+                page.get_by_role("button", name="Show the setup of this game").click()
             page.get_by_role("radio", name=ruleset.name, exact=True).check()
             if not javascript:
                 page.get_by_role("button", name="Show the setup of this game").click()
