@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, func, select
 
-from scorekeeper.store.models import DealSeat, RegularDealTotal
+from scorekeeper.store.models import DealSeat, RegularDealTotal, TablePlayer
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -324,12 +324,16 @@ def test_deals_saved_at_once_at_one_tables_games_keep_the_regulars_totals(server
     engine = create_engine(database)
     try:
         with engine.connect() as connection:
+            # The module's server is shared: count this table's regulars only.
+            regulars = select(TablePlayer.id).where(TablePlayer.table_id == table["id"])
             counted = connection.execute(
-                select(func.sum(RegularDealTotal.deals), func.sum(RegularDealTotal.points))
+                select(func.sum(RegularDealTotal.deals), func.sum(RegularDealTotal.points)).where(
+                    RegularDealTotal.table_player_id.in_(regulars)
+                )
             ).one()
             rows = connection.execute(
                 select(func.count(), func.sum(DealSeat.delta)).where(
-                    DealSeat.table_player_id.is_not(None)
+                    DealSeat.table_player_id.in_(regulars)
                 )
             ).one()
     finally:
