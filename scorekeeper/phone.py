@@ -337,14 +337,15 @@ class KeptGame:
         return self.result(after.last)
 
     def _problems(self, problems: list[str]) -> dict[str, Any]:
+        # templates/games/_preview.html shows the first problem and counts the rest.
         more = None
-        if len(problems) > 2:
+        if len(problems) > 1:
             more = self.words.plural(
                 "and %(num)s more thing to enter",
                 "and %(num)s more things to enter",
-                len(problems) - 2,
+                len(problems) - 1,
             )
-        return {"kind": "problems", "problems": problems[:2], "more": more}
+        return {"kind": "problems", "problems": problems[:1], "more": more}
 
     def result(self, result: engine.DealResult) -> dict[str, Any]:
         """Return the preview of a deal scored (the template games/_preview.html's words)."""

@@ -14,6 +14,7 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import phone
+from scorekeeper.web.i18n import TRANSLATIONS
 from tests.test_pages import csrf
 from tests.test_pages_rulesets import GAMES, api_game, form_fields, post_deal, start
 
@@ -125,3 +126,29 @@ def test_the_card_counter_scores_on_the_phone_as_on_the_server(client):
     refused = json.loads(bridge.preview(game_id, "[]", json.dumps(typed)))
     assert rendered(refused) == server_preview(client, url, typed)
     assert "The cards tapped add up to 15, 13, not the counts typed" in rendered(refused)
+
+
+FIRST_OF_EACH = list({game["ruleset"]: game for game in reversed(GAMES)}.values())
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr", "id"])
+@pytest.mark.parametrize("example", FIRST_OF_EACH, ids=[g["ruleset"] for g in FIRST_OF_EACH])
+def test_the_phone_words_none_one_and_many_problems_as_the_server(client, example, language):
+    """The first deal tapped whole, without its last field, and with its first field only."""
+    url = start(client, example["ruleset"], example["players"], 0, example["target"])
+    game_id = url.rsplit("/", 1)[1]
+    catalog = None
+    if language != "en":
+        catalog = (TRANSLATIONS / language / "LC_MESSAGES" / "messages.mo").read_bytes()
+    bridge = phone.start(catalog)
+    bridge.load(client.get(f"{url}/export.json").text)
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    deal = next(d for d in example["deals"] if not any(d.get(k) for k in ("thrown_in", "forfeit")))
+    whole = taps_of(example, deal, 1)
+    kinds = []
+    for taps in (whole, whole[:-1], whole[:2]):
+        offline = json.loads(bridge.preview(game_id, "[]", json.dumps(taps)))
+        assert rendered(offline) == server_preview(client, url, taps), taps
+        kinds.append((offline["kind"], bool(offline.get("more"))))
+    assert kinds[0] == ("result", False)
+    assert kinds[2] == ("problems", True)  # several things still to enter: one shown, a count
