@@ -1,7 +1,8 @@
 """The regulars' records are kept up to date by every write, equal to a full recomputation.
 
 Statistics and the regulars' counts are read from rows the store keeps as it goes
-(``players.won``, ``deal_seats``, ``deal_seat_tags`` and each regular's totals of them;
+(``players.won``, ``deal_seats``, ``deal_seat_tags`` and each regular's totals of them,
+each regular's games by outcome and finished games with their streaks;
 scorekeeper/store/records.py),
 never recomputed from the deals when a page is asked for. After any mix of play,
 corrections, undos, merges of two spellings and imports, those rows, the counts and the
@@ -25,6 +26,8 @@ from scorekeeper.store.models import (
     Game,
     Player,
     RegularDealTotal,
+    RegularGameTotal,
+    RegularResult,
     RegularTagTotal,
 )
 from tests.conftest import BOTH
@@ -71,7 +74,14 @@ def kept_rows() -> dict[str, list]:
         name: [tuple(row) for row in db.session.execute(query)]
         for name, query in (("seats", seats), ("tags", tags), ("won", won))
     }
-    for name, query in (("totals", totals), ("tag totals", tag_totals)):
+    game_totals = select(RegularGameTotal).order_by(*RegularGameTotal.__table__.primary_key.columns)
+    results = select(RegularResult).order_by(*RegularResult.__table__.primary_key.columns)
+    for name, query in (
+        ("totals", totals),
+        ("tag totals", tag_totals),
+        ("game totals", game_totals),
+        ("results", results),
+    ):
         kept[name] = [
             tuple(getattr(row, c.key) for c in row.__table__.columns)
             for row in db.session.scalars(query)
@@ -89,6 +99,24 @@ def recount(table_id: str) -> dict[int, dict[str, int]]:
                 mine["games"] += 1
                 mine["won"] += player.seat in game.winners
     return counts
+
+
+def longest_streaks(table_id: str) -> dict[int, int]:
+    """Find each regular's most finished games won in a row, in the order played, in Python."""
+    query = (
+        select(Game)
+        .where(Game.table_id == table_id, Game.status != engine.Status.IN_PROGRESS)
+        .order_by(Game.created_at, Game.id)
+    )
+    runs: dict[int, int] = {}
+    longest: dict[int, int] = {}
+    for game in db.session.scalars(query):
+        for player in game.players:
+            pid = player.table_player_id
+            if pid is not None:
+                runs[pid] = runs.get(pid, 0) + 1 if player.seat in game.winners else 0
+                longest[pid] = max(longest.get(pid, 0), runs[pid])
+    return longest
 
 
 def apply(table_id: str, action: str, pick: int) -> None:
@@ -140,6 +168,8 @@ def test_records_counts_and_statistics_equal_a_full_recomputation(app, actions):
         table = tables.get_table(table_id)
         kept, counts, figures = kept_rows(), tables.player_counts(table), stats.table_stats(table)
         assert counts == recount(table_id)
+        streaks = {r["id"]: r["longest_streak"] for r in figures["players"]}
+        assert streaks == {p.id: longest_streaks(table_id).get(p.id, 0) for p in table.players}
 
         records.rebuild()
         db.session.remove()
