@@ -29,6 +29,7 @@ from scorekeeper.store.models import (
     RegularGameTotal,
     RegularResult,
     RegularTagTotal,
+    TableEnding,
 )
 from tests.conftest import BOTH
 
@@ -81,6 +82,7 @@ def kept_rows() -> dict[str, list]:
         ("tag totals", tag_totals),
         ("game totals", game_totals),
         ("results", results),
+        ("endings", select(TableEnding).order_by(TableEnding.table_id, TableEnding.decided_by)),
     ):
         kept[name] = [
             tuple(getattr(row, c.key) for c in row.__table__.columns)

@@ -1,4 +1,4 @@
-"""Keep each regular's games by outcome and finished games with their streaks
+"""Keep each regular's games by outcome, finished games with their streaks, tables' endings
 
 Revision ID: a9d3e5f7c1b2
 Revises: f4a2b8d1c6e7
@@ -40,6 +40,14 @@ def upgrade():
         sa.ForeignKeyConstraint(['table_player_id'], ['table_players.id'], ondelete='CASCADE'),
         sa.PrimaryKeyConstraint('table_player_id', 'created_at', 'game_id'),
     )
+    op.create_table(
+        'table_endings',
+        sa.Column('table_id', sa.String(length=32), nullable=False),
+        sa.Column('decided_by', sa.String(length=20), nullable=False),
+        sa.Column('games', sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(['table_id'], ['card_tables.id'], ondelete='CASCADE'),
+        sa.PrimaryKeyConstraint('table_id', 'decided_by'),
+    )
     with op.batch_alter_table('regular_results', schema=None) as batch_op:
         batch_op.create_index('ix_regular_results_streak', ['table_player_id', 'streak'], unique=False)
         batch_op.create_index('ix_regular_results_game', ['game_id'], unique=False)
@@ -51,5 +59,6 @@ def downgrade():
     with op.batch_alter_table('regular_results', schema=None) as batch_op:
         batch_op.drop_index('ix_regular_results_game')
         batch_op.drop_index('ix_regular_results_streak')
+    op.drop_table('table_endings')
     op.drop_table('regular_results')
     op.drop_table('regular_game_totals')

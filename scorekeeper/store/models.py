@@ -464,6 +464,25 @@ class RegularResult(Model):
     """Games won in a row, ending with this one (0 where it was not won)."""
 
 
+class TableEnding(Model):
+    """How many of a table's games one step of the win check decided.
+
+    Kept with `RegularGameTotal`, so the stats page's endings are read from a few rows
+    however many games the table played; equal to grouping the table's decided games by
+    ``decided_by`` at any time (``flask rebuild-records`` writes it again from them).
+    """
+
+    __tablename__ = "table_endings"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("card_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    decided_by: Mapped[str] = mapped_column(String(20), primary_key=True)
+    """The step of the win check (``highest``, ``bidder`` …)."""
+    games: Mapped[int] = mapped_column(Integer)
+    """How many of the table's games it decided."""
+
+
 NO_BID = -1
 """`RegularDealTotal.bid` of deals whose bid was not a number (or nothing was played)."""
 MADE_KEYS = {True: 1, False: 0, None: -1}

@@ -26,6 +26,7 @@ from typing import Any
 from sqlalchemy import (
     ColumnElement,
     Connection,
+    Select,
     Table,
     case,
     delete,
@@ -52,6 +53,7 @@ from scorekeeper.store.models import (
     RegularGameTotal,
     RegularResult,
     RegularTagTotal,
+    TableEnding,
     TablePlayer,
 )
 
@@ -369,9 +371,10 @@ def write_deal_totals(connection: Connection) -> None:
 
 def write_game_totals(connection: Connection) -> None:
     """Write every regular's game totals and results from the seats and games again."""
-    connection.execute(delete(RegularResult))
-    connection.execute(delete(RegularGameTotal))
+    for model in (RegularResult, RegularGameTotal, TableEnding):
+        connection.execute(delete(model))
     _write_games(connection, None)
+    connection.execute(insert(TableEnding).from_select([*ENDING_KEYS, "games"], _endings()))
 
 
 def _write_totals(connection: Connection, ids: list[int] | None) -> None:
@@ -465,6 +468,16 @@ def record_ending(game: Game, before: Ending) -> None:
             row["won"] += sign * (seat in state.winners)
     _add(RegularGameTotal, GAME_KEYS, ("games", "won"), list(counted.values()))
     _forget_empty(RegularGameTotal, {pid for _, pid in seats})
+    if before.decided_by != after.decided_by and game.table_id is not None:
+        endings = [
+            {"table_id": game.table_id, "decided_by": state.decided_by, "games": sign}
+            for state, sign in ((before, -1), (after, 1))
+            if state.decided_by is not None
+        ]
+        _add(TableEnding, ENDING_KEYS, ("games",), endings)
+        db.session.execute(
+            delete(TableEnding).where(TableEnding.table_id == game.table_id, TableEnding.games == 0)
+        )
     if before.finished or after.finished:
         _place_results([game.id])
 
@@ -490,11 +503,28 @@ def add_games(game_ids: Sequence[str]) -> None:
         ]
         _lock(sorted({row["table_player_id"] for row in rows}))
         _add(RegularGameTotal, GAME_KEYS, ("games", "won"), rows)
+        decided = _endings().where(Game.id.in_(batch))
+        endings = [
+            {"table_id": table_id, "decided_by": decided_by, "games": n}
+            for table_id, decided_by, n in db.session.execute(decided)
+        ]
+        _add(TableEnding, ENDING_KEYS, ("games",), endings)
     _place_results(game_ids)
 
 
 GAME_KEYS = ("table_player_id", "ruleset", "status", "decided_by")
 """`RegularGameTotal`'s key, in the order rows are locked."""
+ENDING_KEYS = ("table_id", "decided_by")
+"""`TableEnding`'s key."""
+
+
+def _endings() -> Select[str | None, str | None, int]:
+    """Return the query counting the games at tables by the step that decided them."""
+    return (
+        select(Game.table_id, Game.decided_by, func.count())
+        .where(Game.table_id.is_not(None), Game.decided_by.is_not(None))
+        .group_by(Game.table_id, Game.decided_by)
+    )
 
 
 def _game_groups() -> tuple[tuple[Any, ...], tuple[Any, ...]]:

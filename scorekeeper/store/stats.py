@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import func, select
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
@@ -25,11 +25,11 @@ from scorekeeper.store.models import (
     NO_BID,
     NO_DECISION,
     CardTable,
-    Game,
     RegularDealTotal,
     RegularGameTotal,
     RegularResult,
     RegularTagTotal,
+    TableEnding,
     TablePlayer,
 )
 from scorekeeper.store.records import NO_ROLE
@@ -176,15 +176,11 @@ def _longest_streaks(by_id: dict[int | None, dict[str, Any]], ids: list[int | No
 
 
 def _endings(table_id: str) -> dict[str | None, int]:
-    """Return how the table's finished games were decided."""
-    at_table = Game.table_id == table_id
-    decided = select(Game.decided_by, func.count()).where(
-        and_(at_table, Game.decided_by.is_not(None))
+    """Return how the table's finished games were decided (kept counts)."""
+    decided = select(TableEnding.decided_by, TableEnding.games).where(
+        TableEnding.table_id == table_id
     )
-    return {
-        decided_by: count
-        for decided_by, count in db.session.execute(decided.group_by(Game.decided_by))
-    }
+    return {decided_by: count for decided_by, count in db.session.execute(decided)}
 
 
 def _ranked(by_id: dict[int | None, dict[str, Any]]) -> list[dict[str, Any]]:
