@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
@@ -164,9 +164,12 @@ def _count_tags(by_id: dict[int | None, dict[str, Any]], ids: list[int | None]) 
 
 def _longest_streaks(by_id: dict[int | None, dict[str, Any]], ids: list[int | None]) -> None:
     """Note the longest run of won games: each regular's highest kept streak, one index look."""
+    # The last entry of the regular's part of ix_regular_results_streak, on both databases.
     highest = (
-        select(func.max(RegularResult.streak))
+        select(RegularResult.streak)
         .where(RegularResult.table_player_id == TablePlayer.id)
+        .order_by(RegularResult.streak.desc())
+        .limit(1)
         .scalar_subquery()
     )
     streaks = select(TablePlayer.id, highest).where(TablePlayer.id.in_(ids))
