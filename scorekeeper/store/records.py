@@ -197,7 +197,6 @@ def rebuild() -> int:
         db.session.execute(delete(DealSeatTag))
         db.session.execute(delete(DealSeat))
         written = write_all(db.session.connection())
-        write_totals(db.session.connection())
         winners = {
             game_id: set(game_winners or ())
             for game_id, game_winners in db.session.execute(select(Game.id, Game.winners))
@@ -211,6 +210,8 @@ def rebuild() -> int:
         ]
         if changed:
             db.session.execute(update(Player), changed)
+        # The regulars' games and streaks are counted from the won flags just set right.
+        write_totals(db.session.connection())
         db.session.commit()
     except BaseException:
         db.session.rollback()
