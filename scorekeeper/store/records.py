@@ -28,11 +28,14 @@ from sqlalchemy import (
     Connection,
     Select,
     Table,
+    bindparam,
     case,
+    cast,
     delete,
     func,
     insert,
     literal,
+    literal_column,
     select,
     tuple_,
     update,
@@ -262,12 +265,40 @@ def _insert(
     rows: list[dict[str, Any]], tag_rows: list[dict[str, Any]], connection: Connection | None = None
 ) -> None:
     """Insert seat rows, then the tags that refer to them."""
+    insert_rows(DealSeat, rows, connection)
+    insert_rows(DealSeatTag, tag_rows, connection)
+
+
+def insert_rows(
+    model: Any, rows: list[dict[str, Any]], connection: Connection | None = None
+) -> None:
+    """Insert rows of one model (each with the same keys), `BATCH` to a statement.
+
+    The table's insert, not the model's: no ORM bookkeeping. SQLite takes it as a plain
+    executemany. On PostgreSQL an executemany is one statement per row on the wire and
+    psycopg's work for each (a 100-game import is about 7,000 rows), so each column's
+    values go as one array instead, and the rows are read from them on the server: one
+    ``INSERT … SELECT * FROM unnest(…)`` per batch, the same statement every time.
+    """
+    if not rows:
+        return
     run = (connection or db.session).execute
-    # The tables' inserts, not the models': plain executemany, no ORM bookkeeping.
-    if rows:
-        run(insert(table_of(DealSeat)), rows)
-    if tag_rows:
-        run(insert(table_of(DealSeatTag)), tag_rows)
+    table = table_of(model)
+    bind = connection if connection is not None else db.session.get_bind()
+    if bind.dialect.name != "postgresql":
+        for start in range(0, len(rows), BATCH):
+            run(insert(table), rows[start : start + BATCH])
+        return
+    columns = [column for column in table.columns if column.key in rows[0]]
+    arrays = [
+        cast(bindparam(f"unnest_{c.key}", type_=postgresql.ARRAY(c.type)), postgresql.ARRAY(c.type))
+        for c in columns
+    ]
+    rows_of: Select[Any] = select(literal_column("*")).select_from(func.unnest(*arrays))
+    statement = insert(table).from_select([c.key for c in columns], rows_of)
+    for start in range(0, len(rows), BATCH):
+        batch = rows[start : start + BATCH]
+        run(statement, {f"unnest_{c.key}": [row[c.key] for row in batch] for c in columns})
 
 
 def table_of(model: Any) -> Table:
