@@ -817,13 +817,17 @@ def _stage(
         built.append((game, record, states))
     db.session.flush()  # the games in one statement; the new regulars get their ids
     rows = _Rows()
+    seated = []
     for game, record, states in built:
         config = _config(record, states)
         places = [regulars[name_key(n)].id if table is not None else None for n in config.players]
         _game_rows(rows, game, record, states, config, places)
+        seated.append((game, places))
     _insert_rows(rows)
     if table is not None:
-        records.account_games([game.id for game in result.games])
+        # Counted from the rows in hand, never read back by the list of games just written.
+        records.account_rows(rows.seats, rows.tags)
+        records.add_seated_games(seated)
     return result
 
 

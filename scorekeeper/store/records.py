@@ -45,6 +45,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.store.models import (
+    MADE_KEYS,
     NO_BID,
     NO_DECISION,
     Deal,
@@ -369,14 +370,6 @@ def account(where: ColumnElement[bool], sign: int) -> None:
             )
 
 
-def account_games(game_ids: Sequence[str]) -> None:
-    """Add the totals of every row of these games, and their regulars' games and results
-    (just written, e.g. by an import)."""
-    for start in range(0, len(game_ids), BATCH):
-        account(DealSeat.game_id.in_(game_ids[start : start + BATCH]), 1)
-    add_games(game_ids)
-
-
 def recount(table_player_ids: Sequence[int]) -> None:
     """Write these regulars' totals again from their rows (after a merge moved them)."""
     ids = sorted(table_player_ids)
@@ -514,6 +507,79 @@ def record_ending(game: Game, before: Ending) -> None:
         _place_results([game.id])
 
 
+def account_rows(rows: list[dict[str, Any]], tag_rows: list[dict[str, Any]]) -> None:
+    """Add the totals of ``deal_seats`` rows and their tags just written (an import's),
+    counted from the rows in hand, as `account` counts them from the table.
+
+    Reading back what was just written by a list of games would cost a plan PostgreSQL
+    makes from statistics it may not have yet: a scan of every seat of the database.
+    """
+    deals: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for row in rows:
+        if row["table_player_id"] is None:
+            continue
+        bid = NO_BID if row["bid"] is None else row["bid"]
+        key = (row["table_player_id"], row["ruleset"], row["role"], bid, MADE_KEYS[row["made"]])
+        total = deals.setdefault(
+            key, {**dict(zip(DEAL_KEYS, key, strict=True)), "deals": 0, "points": 0}
+        )
+        total["deals"] += 1
+        total["points"] += row["delta"]
+    tags: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for row in tag_rows:
+        if row["table_player_id"] is None:
+            continue
+        tag = (row["table_player_id"], row["ruleset"], row["tag"])
+        tags.setdefault(tag, {**dict(zip(TAG_KEYS, tag, strict=True)), "deals": 0})["deals"] += 1
+    _add(RegularDealTotal, DEAL_KEYS, ("deals", "points"), list(deals.values()))
+    _add(RegularTagTotal, TAG_KEYS, ("deals",), list(tags.values()))
+
+
+def add_seated_games(seated: Sequence[tuple[Game, Sequence[int | None]]]) -> None:
+    """Add the regulars' game totals, results and the tables' endings of games just
+    imported, each with its seats' regulars, counted from the games in hand (see
+    `account_rows`)."""
+    totals: dict[tuple[Any, ...], dict[str, Any]] = {}
+    endings: dict[tuple[str, str], dict[str, Any]] = {}
+    results: list[dict[str, Any]] = []
+    starts: dict[int, Any] = {}
+    placed: dict[int, set[str]] = {}
+    for game, places in seated:
+        state = ending(game)
+        for seat, pid in enumerate(places):
+            if pid is None:
+                continue
+            won = seat in state.winners
+            key = (pid, game.ruleset, state.status, state.decided_by or NO_DECISION)
+            total = totals.setdefault(
+                key, {**dict(zip(GAME_KEYS, key, strict=True)), "games": 0, "won": 0}
+            )
+            total["games"] += 1
+            total["won"] += won
+            if state.finished:
+                results.append(
+                    {
+                        "table_player_id": pid,
+                        "created_at": game.created_at,
+                        "game_id": game.id,
+                        "won": won,
+                        "streak": -1,
+                    }
+                )
+                if pid not in starts or game.created_at < starts[pid]:
+                    starts[pid] = game.created_at
+                placed.setdefault(pid, set()).add(game.id)
+        if game.table_id is not None and state.decided_by is not None:
+            decided = (game.table_id, state.decided_by)
+            endings.setdefault(decided, {"table_id": decided[0], "decided_by": decided[1]})
+            endings[decided]["games"] = endings[decided].get("games", 0) + 1
+    _lock(sorted({key[0] for key in totals}))
+    _add(RegularGameTotal, GAME_KEYS, ("games", "won"), list(totals.values()))
+    _add(TableEnding, ENDING_KEYS, ("games",), list(endings.values()))
+    insert_rows(RegularResult, results)
+    _number_from(starts, placed)
+
+
 def add_games(game_ids: Sequence[str]) -> None:
     """Add the regulars' game totals and results of these games (just put at a table or
     imported), counted from their seats."""
@@ -616,13 +682,19 @@ def _place_results(game_ids: Sequence[str]) -> None:
         new = db.session.execute(
             select(RegularResult.table_player_id, *key).where(kept, RegularResult.streak < 0)
         ).all()
-        for pid, created_at, game_id in [*old, *new]:
-            if pid not in starts or (created_at, game_id) < starts[pid]:
-                starts[pid] = (created_at, game_id)
+        for pid, created_at, _ in [*old, *new]:
+            if pid not in starts or created_at < starts[pid]:
+                starts[pid] = created_at
         for pid, _, game_id in new:
             placed.setdefault(pid, set()).add(game_id)
+    _number_from(starts, placed)
+
+
+def _number_from(starts: Mapping[int, Any], placed: Mapping[int, set[str]]) -> None:
+    """Number each regular's streaks again from the first of its results made at `starts`
+    (every game of that time: ids are ordered by the database's collation, not Python's)."""
     for pid in sorted(starts):
-        _number_streaks(pid, starts[pid], placed.get(pid, set()))
+        _number_streaks(pid, (starts[pid], ""), placed.get(pid, set()))
 
 
 def _number_streaks(pid: int, start: tuple[Any, str], placed: set[str]) -> None:
