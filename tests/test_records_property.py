@@ -121,6 +121,21 @@ def longest_streaks(table_id: str) -> dict[int, int]:
     return longest
 
 
+def endings_and_wins(table_id: str) -> tuple[dict[str, int], dict[int, dict[str, int]]]:
+    """Count the table's games by deciding step, and each regular's wins by it, in Python."""
+    endings: dict[str, int] = {}
+    wins_by: dict[int, dict[str, int]] = {}
+    for game in db.session.scalars(select(Game).where(Game.table_id == table_id)):
+        if game.decided_by is None:
+            continue
+        endings[game.decided_by] = endings.get(game.decided_by, 0) + 1
+        for player in game.players:
+            if player.table_player_id is not None and player.seat in game.winners:
+                mine = wins_by.setdefault(player.table_player_id, {})
+                mine[game.decided_by] = mine.get(game.decided_by, 0) + 1
+    return endings, wins_by
+
+
 def apply(table_id: str, action: str, pick: int) -> None:
     """Do one thing a table's players or keeper may do; a refusal changes nothing."""
     rng = random.Random(pick)
@@ -170,6 +185,11 @@ def test_records_counts_and_statistics_equal_a_full_recomputation(app, actions):
         table = tables.get_table(table_id)
         kept, counts, figures = kept_rows(), tables.player_counts(table), stats.table_stats(table)
         assert counts == recount(table_id)
+        endings, wins_by = endings_and_wins(table_id)
+        assert figures["endings"] == endings
+        assert {r["id"]: r["wins_by"] for r in figures["players"]} == {
+            p.id: wins_by.get(p.id, {}) for p in table.players
+        }
         streaks = {r["id"]: r["longest_streak"] for r in figures["players"]}
         assert streaks == {p.id: longest_streaks(table_id).get(p.id, 0) for p in table.players}
 
