@@ -20,7 +20,15 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, func, select
 
-from scorekeeper.store.models import DealSeat, RegularDealTotal, TablePlayer
+from scorekeeper.store.models import (
+    DealSeat,
+    Game,
+    Player,
+    RegularDealTotal,
+    RegularGameTotal,
+    RegularResult,
+    TablePlayer,
+)
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -340,3 +348,68 @@ def test_deals_saved_at_once_at_one_tables_games_keep_the_regulars_totals(server
         engine.dispose()
     assert tuple(counted) == tuple(rows)
     assert rows[0] == 4 * 3 * 5
+
+
+def test_games_ending_at_once_at_one_table_keep_the_regulars_streaks(server, database):
+    """Games of one table finishing together each renumber their regulars' streaks in turn:
+    the kept results and game totals are what the games themselves say."""
+    status, table = server.request("POST", "/api/v1/tables", {"name": "Club", "players": FIVE})
+    assert status == 201, table
+    games = []
+    for first_dealer in range(4):
+        status, game = server.request(
+            "POST",
+            f"/api/v1/tables/{table['id']}/games",
+            {"ruleset": "five-handed-schmier", "players": FIVE, "first_dealer": first_dealer},
+            token=table["edit_token"],
+        )
+        assert status == 201, game
+        games.append(game)
+    for _ in range(4):  # the fourth sweep takes every game past its target, all at once
+        calls = [
+            lambda game=game, seat=seat: server.post(game, sweep(seat % 2, 2 + seat % 3))
+            for seat, game in enumerate(games)
+        ]
+        assert [status for status, _ in at_once(calls)] == [201] * len(games)
+
+    engine = create_engine(database)
+    try:
+        with engine.connect() as connection:
+            regulars = select(TablePlayer.id).where(TablePlayer.table_id == table["id"])
+            seats = connection.execute(
+                select(Player.table_player_id, Game.id, Game.status, Player.won)
+                .join(Game, Game.id == Player.game_id)
+                .where(Game.table_id == table["id"])
+                .order_by(Game.created_at, Game.id)
+            ).all()
+            kept = connection.execute(
+                select(
+                    RegularResult.table_player_id,
+                    RegularResult.game_id,
+                    RegularResult.won,
+                    RegularResult.streak,
+                )
+                .where(RegularResult.table_player_id.in_(regulars))
+                .order_by(RegularResult.created_at, RegularResult.game_id)
+            ).all()
+            totals = connection.execute(
+                select(
+                    RegularGameTotal.table_player_id,
+                    func.sum(RegularGameTotal.games),
+                    func.sum(RegularGameTotal.won),
+                )
+                .where(RegularGameTotal.table_player_id.in_(regulars))
+                .group_by(RegularGameTotal.table_player_id)
+            ).all()
+    finally:
+        engine.dispose()
+    runs: dict[int, int] = {}
+    expected = []
+    for pid, game_id, game_status, won in seats:
+        assert game_status != "in_progress"
+        runs[pid] = runs.get(pid, 0) + 1 if won else 0
+        expected.append((pid, game_id, won, runs[pid]))
+    assert sorted(tuple(row) for row in kept) == sorted(expected)
+    assert {pid: (int(n), int(w)) for pid, n, w in totals} == {
+        pid: (4, sum(won for p, _, _, won in seats if p == pid)) for pid in runs
+    }

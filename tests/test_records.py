@@ -3,7 +3,7 @@
 from sqlalchemy import func, select, update
 
 from scorekeeper.extensions import db
-from scorekeeper.store import exchange, records, tables
+from scorekeeper.store import exchange, records, stats, tables
 from scorekeeper.store.models import DealSeat, DealSeatTag, Player
 from tests.conftest import BOTH
 from tests.tables_support import (
@@ -196,5 +196,103 @@ def test_migration_rebuilds_the_records_from_the_deals_and_goes_back_down(empty_
         db.session.commit()
         upgrade()
         assert db.session.scalar(select(func.count()).select_from(DealSeatTag)) == 6
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_rebuild_counts_the_regulars_games_from_the_won_flags_it_set_right(app, client):
+    table = create_table(client)
+    play_random_games(client, table, 4, seed=5, most=40)
+    with app.app_context():
+        before = tables.player_counts(tables.get_table(table["id"]))
+        figures = stats.table_stats(tables.get_table(table["id"]))
+        db.session.execute(update(Player).values(won=~Player.won))  # every flag wrong
+        records.write_totals(db.session.connection())  # and the totals counted from them
+        db.session.commit()
+        assert tables.player_counts(tables.get_table(table["id"])) != before
+        records.rebuild()
+        db.session.remove()
+        assert tables.player_counts(tables.get_table(table["id"])) == before
+        assert stats.table_stats(tables.get_table(table["id"])) == figures
+        db.session.remove()
+
+
+def test_migration_fills_the_regulars_games_streaks_and_the_tables_endings(empty_database):
+    from datetime import UTC, datetime, timedelta
+
+    from flask_migrate import upgrade
+    from sqlalchemy import insert
+
+    from scorekeeper.store.models import (
+        CardTable,
+        Game,
+        RegularGameTotal,
+        RegularResult,
+        TableEnding,
+        TablePlayer,
+    )
+    from tests.conftest import make_app
+
+    app = make_app(empty_database)
+    start = datetime(2026, 11, 30, tzinfo=UTC)
+    # Ann wins the first two games, Bob the third; the fourth is still being played.
+    outcomes = [("won", [0], "highest"), ("won", [0], "bidder"), ("won", [1], "highest")]
+    outcomes.append(("in_progress", [], None))
+    with app.app_context():
+        upgrade(revision="f4a2b8d1c6e7")  # the schema before the regulars' games
+        db.session.execute(
+            insert(CardTable),
+            [{"id": "t" * 22, "name": "Club", "edit_token_hash": "0" * 64, "created_at": start}],
+        )
+        db.session.execute(
+            insert(TablePlayer),
+            [
+                {"id": 1, "table_id": "t" * 22, "name": "Ann", "key": "ann"},
+                {"id": 2, "table_id": "t" * 22, "name": "Bob", "key": "bob"},
+            ],
+        )
+        for index, (status, winners, decided_by) in enumerate(outcomes):
+            game_id = f"g{index}" * 11
+            at = start + timedelta(hours=index)
+            db.session.execute(
+                insert(Game),
+                [
+                    {
+                        "id": game_id, "ruleset": "euchre-2", "target": 10, "first_dealer": 0,
+                        "house_rules": {}, "edit_token_hash": "0" * 64, "version": 1,
+                        "deal_count": 0, "status": status, "winners": winners,
+                        "decided_by": decided_by, "explanation": "", "next_dealer": 0,
+                        "scores": [0, 0], "created_at": at, "updated_at": at,
+                        "table_id": "t" * 22,
+                    }
+                ],
+            )  # fmt: skip
+            db.session.execute(
+                insert(Player),
+                [
+                    {"game_id": game_id, "seat": seat, "name": name, "table_player_id": seat + 1,
+                     "won": seat in winners}
+                    for seat, name in enumerate(["Ann", "Bob"])
+                ],
+            )  # fmt: skip
+        db.session.commit()
+
+        upgrade()
+        streaks = db.session.execute(
+            select(RegularResult.table_player_id, RegularResult.streak).order_by(
+                RegularResult.table_player_id, RegularResult.created_at
+            )
+        ).all()
+        assert [tuple(s) for s in streaks] == [(1, 1), (1, 2), (1, 0), (2, 0), (2, 0), (2, 1)]
+        games = db.session.execute(
+            select(
+                RegularGameTotal.table_player_id,
+                func.sum(RegularGameTotal.games),
+                func.sum(RegularGameTotal.won),
+            ).group_by(RegularGameTotal.table_player_id)
+        ).all()
+        assert sorted(tuple(g) for g in games) == [(1, 4, 2), (2, 4, 1)]
+        endings = db.session.execute(select(TableEnding.decided_by, TableEnding.games)).all()
+        assert dict(endings) == {"highest": 2, "bidder": 1}
         db.session.remove()
         db.engine.dispose()

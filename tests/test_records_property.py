@@ -1,7 +1,8 @@
 """The regulars' records are kept up to date by every write, equal to a full recomputation.
 
 Statistics and the regulars' counts are read from rows the store keeps as it goes
-(``players.won``, ``deal_seats``, ``deal_seat_tags`` and each regular's totals of them;
+(``players.won``, ``deal_seats``, ``deal_seat_tags`` and each regular's totals of them,
+each regular's games by outcome and finished games with their streaks;
 scorekeeper/store/records.py),
 never recomputed from the deals when a page is asked for. After any mix of play,
 corrections, undos, merges of two spellings and imports, those rows, the counts and the
@@ -25,7 +26,10 @@ from scorekeeper.store.models import (
     Game,
     Player,
     RegularDealTotal,
+    RegularGameTotal,
+    RegularResult,
     RegularTagTotal,
+    TableEnding,
 )
 from tests.conftest import BOTH
 
@@ -71,7 +75,15 @@ def kept_rows() -> dict[str, list]:
         name: [tuple(row) for row in db.session.execute(query)]
         for name, query in (("seats", seats), ("tags", tags), ("won", won))
     }
-    for name, query in (("totals", totals), ("tag totals", tag_totals)):
+    game_totals = select(RegularGameTotal).order_by(*RegularGameTotal.__table__.primary_key.columns)
+    results = select(RegularResult).order_by(*RegularResult.__table__.primary_key.columns)
+    for name, query in (
+        ("totals", totals),
+        ("tag totals", tag_totals),
+        ("game totals", game_totals),
+        ("results", results),
+        ("endings", select(TableEnding).order_by(TableEnding.table_id, TableEnding.decided_by)),
+    ):
         kept[name] = [
             tuple(getattr(row, c.key) for c in row.__table__.columns)
             for row in db.session.scalars(query)
@@ -89,6 +101,39 @@ def recount(table_id: str) -> dict[int, dict[str, int]]:
                 mine["games"] += 1
                 mine["won"] += player.seat in game.winners
     return counts
+
+
+def longest_streaks(table_id: str) -> dict[int, int]:
+    """Find each regular's most finished games won in a row, in the order played, in Python."""
+    query = (
+        select(Game)
+        .where(Game.table_id == table_id, Game.status != engine.Status.IN_PROGRESS)
+        .order_by(Game.created_at, Game.id)
+    )
+    runs: dict[int, int] = {}
+    longest: dict[int, int] = {}
+    for game in db.session.scalars(query):
+        for player in game.players:
+            pid = player.table_player_id
+            if pid is not None:
+                runs[pid] = runs.get(pid, 0) + 1 if player.seat in game.winners else 0
+                longest[pid] = max(longest.get(pid, 0), runs[pid])
+    return longest
+
+
+def endings_and_wins(table_id: str) -> tuple[dict[str, int], dict[int, dict[str, int]]]:
+    """Count the table's games by deciding step, and each regular's wins by it, in Python."""
+    endings: dict[str, int] = {}
+    wins_by: dict[int, dict[str, int]] = {}
+    for game in db.session.scalars(select(Game).where(Game.table_id == table_id)):
+        if game.decided_by is None:
+            continue
+        endings[game.decided_by] = endings.get(game.decided_by, 0) + 1
+        for player in game.players:
+            if player.table_player_id is not None and player.seat in game.winners:
+                mine = wins_by.setdefault(player.table_player_id, {})
+                mine[game.decided_by] = mine.get(game.decided_by, 0) + 1
+    return endings, wins_by
 
 
 def apply(table_id: str, action: str, pick: int) -> None:
@@ -140,6 +185,13 @@ def test_records_counts_and_statistics_equal_a_full_recomputation(app, actions):
         table = tables.get_table(table_id)
         kept, counts, figures = kept_rows(), tables.player_counts(table), stats.table_stats(table)
         assert counts == recount(table_id)
+        endings, wins_by = endings_and_wins(table_id)
+        assert figures["endings"] == endings
+        assert {r["id"]: r["wins_by"] for r in figures["players"]} == {
+            p.id: wins_by.get(p.id, {}) for p in table.players
+        }
+        streaks = {r["id"]: r["longest_streak"] for r in figures["players"]}
+        assert streaks == {p.id: longest_streaks(table_id).get(p.id, 0) for p in table.players}
 
         records.rebuild()
         db.session.remove()

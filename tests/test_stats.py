@@ -1,8 +1,11 @@
 """Statistics per player at a table, aggregated in SQL from the per-seat deal records."""
 
+from datetime import timedelta
+
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
+from scorekeeper.store import exchange, games, tables
 from scorekeeper.store.models import DealSeat
 from tests.conftest import BOTH
 from tests.tables_support import (
@@ -92,6 +95,47 @@ def test_streak_counts_consecutive_wins_only(client):
     players, _ = stats_of(client, table)
     assert players["Bob"]["won"] == 5 and players["Bob"]["longest_streak"] == 3
     assert players["Cy"]["longest_streak"] == 1
+
+
+def test_streaks_follow_an_undo_a_correction_and_an_earlier_game_imported(app, client):
+    """The kept streaks are numbered again wherever a game leaves or joins the order played."""
+    table = create_table(client)
+    bob_wins = [SWEEP] * 4
+    cy_wins = [dict(SWEEP, bidder=2, high=2, jack=2, joker=2)] * 4
+    played = []
+    for entries in (bob_wins, bob_wins, bob_wins):
+        played.append(start_game(client, table))
+        play(client, played[-1], entries)
+    first, middle, _ = played
+
+    def streaks():
+        players, _ = stats_of(client, table)
+        return players["Bob"]["longest_streak"], players["Cy"]["longest_streak"]
+
+    assert streaks() == (3, 0)
+    # The middle game's last deal undone: it is no longer finished, Bob's run is 2.
+    token = bearer(middle["edit_token"])
+    assert client.delete(f"/api/v1/games/{middle['id']}/deals/4", headers=token).status_code == 204
+    assert streaks() == (2, 0)
+    # A game Cy won, played between the first and the last, comes in by import.
+    with app.app_context():
+        game = games.get_game(first["id"])
+        assert game is not None
+        document = exchange.export_game(game)
+        record = document["games"][0]
+        record["created_at"] = (game.created_at + timedelta(microseconds=1)).isoformat()
+        record["deals"] = [{"number": n + 1, "entry": e} for n, e in enumerate(cy_wins)]
+        for name in ("changes", "status", "winners", "decided_by", "scores", "updated_at"):
+            record.pop(name, None)
+        exchange.import_document(document, table=tables.get_table(table["id"]))
+    assert streaks() == (1, 1)
+    # The middle game finished again: first, Cy's import, middle, last for Bob: 1, 0, 1, 2.
+    play(client, middle, [SWEEP])
+    assert streaks() == (2, 1)
+    # Its last deal corrected so Cy bids and Di, his partner, reaches the target alone.
+    response = client.put(f"/api/v1/games/{middle['id']}/deals/4", json=cy_wins[0], headers=token)
+    assert response.status_code == 200, response.get_json()
+    assert streaks() == (1, 1)
 
 
 def test_records_follow_corrections_and_undo(app, client):

@@ -41,7 +41,7 @@ def upgrade():
         sa.PrimaryKeyConstraint('table_player_id', 'ruleset', 'tag'),
     )
     # The totals of the records already kept, as the app writes them.
-    records.write_totals(op.get_bind())
+    records.write_deal_totals(op.get_bind())
 
 
 def downgrade():

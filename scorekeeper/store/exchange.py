@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, Text, cast, func, insert, select, tuple_
+from sqlalchemy import ColumnElement, Select, Text, cast, func, select, tuple_
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -817,13 +817,17 @@ def _stage(
         built.append((game, record, states))
     db.session.flush()  # the games in one statement; the new regulars get their ids
     rows = _Rows()
+    seated = []
     for game, record, states in built:
         config = _config(record, states)
         places = [regulars[name_key(n)].id if table is not None else None for n in config.players]
         _game_rows(rows, game, record, states, config, places)
+        seated.append((game, places))
     _insert_rows(rows)
     if table is not None:
-        records.account_games([game.id for game in result.games])
+        # Counted from the rows in hand, never read back by the list of games just written.
+        records.account_rows(rows.seats, rows.tags)
+        records.add_seated_games(seated)
     return result
 
 
@@ -923,7 +927,7 @@ def _game_rows(
 
 
 def _insert_rows(rows: _Rows) -> None:
-    """Insert the rows, `records.BATCH` to a statement (executemany), parents first."""
+    """Insert the rows, `records.BATCH` to a statement, parents first."""
     for model, batch in (
         (Player, rows.players),
         (Deal, rows.deals),
@@ -931,10 +935,7 @@ def _insert_rows(rows: _Rows) -> None:
         (DealSeat, rows.seats),
         (DealSeatTag, rows.tags),
     ):
-        for start in range(0, len(batch), records.BATCH):
-            # The table's insert, not the model's: plain executemany, no ORM bookkeeping.
-            rows_here = batch[start : start + records.BATCH]
-            db.session.execute(insert(records.table_of(model)), rows_here)
+        records.insert_rows(model, batch)
 
 
 def _check_game(index: int, record: Any) -> tuple[dict[str, Any], tuple]:

@@ -358,7 +358,7 @@ def add_deal(game: Game, raw: object, *, device: str | None = None) -> Deal:
         result = new_state.last
         assert result is not None  # apply_deal always records the deal it applied
         document = result.to_document()
-        winners = list(game.winners or ())
+        was = records.ending(game)
         _claim(game, new_state, logged=True)
         deal = Deal(game_id=game.id, number=result.number, entry=entry.to_json(), result=document)
         db.session.add(deal)
@@ -373,7 +373,7 @@ def add_deal(game: Game, raw: object, *, device: str | None = None) -> Deal:
                 raise NumberConflict(expected + 1, entry.number) from error
             raise _Stale from error
         records.record_deals(game, [deal], replace=False)
-        _record_winners(game, winners)
+        records.record_ending(game, was)
         return deal
 
     return _retrying(game, attempt)
@@ -396,7 +396,7 @@ def correct_deal(game: Game, number: int, raw: object, *, device: str | None = N
             message = f"This correction is sent to deal {number} but says number {entry.number}."
             raise NumberConflict(number, entry.number, message)
         results = engine.correct_deal(config, [d.entry for d in deals], number, entry)
-        winners = list(game.winners or ())
+        was = records.ending(game)
         _claim(game, engine.resume(config, results[-1]), logged=True)
         now = utcnow()
         target = deals[number - 1]
@@ -413,7 +413,7 @@ def correct_deal(game: Game, number: int, raw: object, *, device: str | None = N
         _log(game, number, "correct", before, after, device)
         _flush()
         records.record_deals(game, rewritten)
-        _record_winners(game, winners)
+        records.record_ending(game, was)
         return target
 
     return _retrying(game, attempt)
@@ -455,7 +455,7 @@ def undo_last_deal(game: Game, number: int, *, device: str | None = None) -> Non
             engine.DealResult.from_document(last_two[1].result) if len(last_two) > 1 else None
         )
         before = dict(last.result)
-        winners = list(game.winners or ())
+        was = records.ending(game)
         _claim(game, engine.resume(config, previous), logged=True)
         db.session.delete(last)
         if _deals_loaded(game):
@@ -463,7 +463,7 @@ def undo_last_deal(game: Game, number: int, *, device: str | None = None) -> Non
         _log(game, number, "undo", before, None, device)
         _flush()
         records.forget_deal(game, number)
-        _record_winners(game, winners)
+        records.record_ending(game, was)
 
     _retrying(game, attempt)
 
@@ -639,12 +639,6 @@ def _label(device: str | None) -> str | None:
     """Return a device label fit to store: printable characters, as many as the column holds."""
     label = "".join(ch for ch in device or "" if ch.isprintable()).strip()[:DEVICE_LENGTH]
     return label or None
-
-
-def _record_winners(game: Game, before: list[int]) -> None:
-    """Update the seats' won flags when the change moved the game's winners."""
-    if list(game.winners or ()) != before:
-        records.record_winners(game)
 
 
 def _flush() -> None:

@@ -401,7 +401,91 @@ class RegularTagTotal(Model):
     """How many of the regular's ``deal_seat_tags`` rows have this tag."""
 
 
+class RegularGameTotal(Model):
+    """A regular's games of one ruleset that stand the same way (status, how decided), counted.
+
+    Kept by ``scorekeeper.store.records`` in the transaction that moves a game's outcome,
+    puts a game at the table, imports it or merges two spellings, so a regular's games and
+    wins are read from a few rows however many games were played; equal to grouping the
+    regular's ``players`` rows with their games at any time (``flask rebuild-records``
+    writes it again from them). `decided_by` is `NO_DECISION` for a game not decided.
+    """
+
+    __tablename__ = "regular_game_totals"
+
+    table_player_id: Mapped[int] = mapped_column(
+        ForeignKey("table_players.id", ondelete="CASCADE"), primary_key=True
+    )
+    ruleset: Mapped[str] = mapped_column(String(40), primary_key=True)
+    status: Mapped[Status] = mapped_column(
+        Enum(
+            Status,
+            native_enum=False,
+            length=20,
+            create_constraint=False,
+            values_callable=lambda statuses: [str(status) for status in statuses],
+        ),
+        primary_key=True,
+    )
+    """The games' `Status`, stored as its value, as ``games.status`` is."""
+    decided_by: Mapped[str] = mapped_column(String(20), primary_key=True)
+    """The step of the win check that decided them, or `NO_DECISION`."""
+    games: Mapped[int] = mapped_column(Integer)
+    """How many of the regular's games stand this way."""
+    won: Mapped[int] = mapped_column(Integer)
+    """How many of them the regular won."""
+
+
+class RegularResult(Model):
+    """A regular's finished game, in the order played, with the run of wins it ends.
+
+    One row per regular per finished game at the table, kept with `RegularGameTotal`.
+    `streak` is how many games the regular won in a row up to and including this one (0
+    for a game not won), so the longest streak is one look at an index however many games
+    were played, and a game that finishes, is undone, corrected or imported renumbers
+    only the run of wins that follows it.
+    """
+
+    __tablename__ = "regular_results"
+    __table_args__ = (
+        Index("ix_regular_results_streak", "table_player_id", "streak"),
+        Index("ix_regular_results_game", "game_id"),
+    )
+
+    table_player_id: Mapped[int] = mapped_column(
+        ForeignKey("table_players.id", ondelete="CASCADE"), primary_key=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
+    """The game's ``created_at``: with `game_id`, the order the games were played in."""
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    won: Mapped[bool] = mapped_column(Boolean)
+    """Whether the regular won the game (a shared win counts)."""
+    streak: Mapped[int] = mapped_column(Integer)
+    """Games won in a row, ending with this one (0 where it was not won)."""
+
+
+class TableEnding(Model):
+    """How many of a table's games one step of the win check decided.
+
+    Kept with `RegularGameTotal`, so the stats page's endings are read from a few rows
+    however many games the table played; equal to grouping the table's decided games by
+    ``decided_by`` at any time (``flask rebuild-records`` writes it again from them).
+    """
+
+    __tablename__ = "table_endings"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("card_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    decided_by: Mapped[str] = mapped_column(String(20), primary_key=True)
+    """The step of the win check (``highest``, ``bidder`` …)."""
+    games: Mapped[int] = mapped_column(Integer)
+    """How many of the table's games it decided."""
+
+
 NO_BID = -1
 """`RegularDealTotal.bid` of deals whose bid was not a number (or nothing was played)."""
 MADE_KEYS = {True: 1, False: 0, None: -1}
 """`RegularDealTotal.made` for each value of ``deal_seats.made``."""
+NO_DECISION = ""
+"""`RegularGameTotal.decided_by` of games no step of the win check decided (yet)."""

@@ -1,9 +1,11 @@
 """Each regular's record at a table, aggregated in SQL: five queries however many games.
 
-Reads ``players`` (who sat where, who won) and each regular's totals of ``deal_seats``
-(one row per seat per deal) and ``deal_seat_tags`` (the statistics tags a seat earned),
-all kept by ``scorekeeper.store.records`` from what each game's ruleset says about its
-deals as they are saved, corrected and undone. A record
+Reads each regular's kept totals: of their games by ruleset and outcome
+(``regular_game_totals``), of ``deal_seats`` (one row per seat per deal) and
+``deal_seat_tags`` (the statistics tags a seat earned), and their finished games with
+the wins in a row each ends (``regular_results``), all kept by
+``scorekeeper.store.records`` as deals are saved, corrected and undone and games are put
+at the table, imported or merged. A record
 has the totals over every game and, for each ruleset the player played, the same totals
 and the ruleset's own ``statistics`` (bids won, made, set …) in the ruleset's order.
 Deals where nothing was played (thrown in, forfeited) are not counted as deals played;
@@ -14,18 +16,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, case, func, select
+from sqlalchemy import select
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.store.models import (
     MADE_KEYS,
     NO_BID,
+    NO_DECISION,
     CardTable,
-    Game,
-    Player,
     RegularDealTotal,
+    RegularGameTotal,
+    RegularResult,
     RegularTagTotal,
+    TableEnding,
     TablePlayer,
 )
 from scorekeeper.store.records import NO_ROLE
@@ -86,41 +90,33 @@ def table_stats(table: CardTable, player_id: int | None = None) -> dict[str, Any
     ids = list(by_id)
     if not ids:
         return {"players": [], "endings": {}}
-    _count_games(by_id, table.id, ids)
+    _count_games(by_id, ids)
     _count_deals(by_id, ids)
     _count_tags(by_id, ids)
-    _longest_streaks(by_id, table.id, ids)
+    _longest_streaks(by_id, ids)
     endings = _endings(table.id)
     return {"players": _ranked(by_id), "endings": endings}
 
 
-def _count_games(
-    by_id: dict[int | None, dict[str, Any]], table_id: str, ids: list[int | None]
-) -> None:
-    """Count the games played and won, per ruleset, and how each win was decided."""
-    at_table = Game.table_id == table_id
-    games = (
-        select(
-            Player.table_player_id,
-            Game.ruleset,
-            Game.status,
-            Game.decided_by,
-            func.count(),
-            func.coalesce(func.sum(case((Player.won, 1), else_=0)), 0),
-        )
-        .join(Game, Game.id == Player.game_id)
-        .where(at_table, Player.table_player_id.in_(ids))
-        .group_by(Player.table_player_id, Game.ruleset, Game.status, Game.decided_by)
-    )
+def _count_games(by_id: dict[int | None, dict[str, Any]], ids: list[int | None]) -> None:
+    """Count the games played and won, per ruleset, and how each win was decided (kept totals)."""
+    games = select(
+        RegularGameTotal.table_player_id,
+        RegularGameTotal.ruleset,
+        RegularGameTotal.status,
+        RegularGameTotal.decided_by,
+        RegularGameTotal.games,
+        RegularGameTotal.won,
+    ).where(RegularGameTotal.table_player_id.in_(ids))
     for pid, ruleset_id, status, decided_by, count, won in db.session.execute(games):
         record = by_id[pid]
         for totals in (record, _part(record, ruleset_id)):
             totals["games"] += count
-            totals["won"] += int(won)
+            totals["won"] += won
             if status != engine.Status.IN_PROGRESS:
                 totals["finished"] += count
-        if won and decided_by:
-            record["wins_by"][decided_by] = record["wins_by"].get(decided_by, 0) + int(won)
+        if won and decided_by != NO_DECISION:
+            record["wins_by"][decided_by] = record["wins_by"].get(decided_by, 0) + won
 
 
 def _count_deals(by_id: dict[int | None, dict[str, Any]], ids: list[int | None]) -> None:
@@ -166,52 +162,28 @@ def _count_tags(by_id: dict[int | None, dict[str, Any]], ids: list[int | None]) 
             statistics[tag]["count"] += count
 
 
-def _longest_streaks(
-    by_id: dict[int | None, dict[str, Any]], table_id: str, ids: list[int | None]
-) -> None:
-    """Note the longest run of won games, finished games in the order played (gaps and islands)."""
-    at_table = Game.table_id == table_id
-    order = (Game.created_at, Game.id)
-    ranked = (
-        select(
-            Player.table_player_id.label("pid"),
-            Player.won.label("won"),
-            (
-                func.row_number().over(partition_by=Player.table_player_id, order_by=order)
-                - func.row_number().over(
-                    partition_by=(Player.table_player_id, Player.won), order_by=order
-                )
-            ).label("island"),
-        )
-        .join(Game, Game.id == Player.game_id)
-        .where(
-            at_table,
-            Game.status != engine.Status.IN_PROGRESS,
-            Player.table_player_id.in_(ids),
-        )
-        .subquery()
+def _longest_streaks(by_id: dict[int | None, dict[str, Any]], ids: list[int | None]) -> None:
+    """Note the longest run of won games: each regular's highest kept streak, one index look."""
+    # The last entry of the regular's part of ix_regular_results_streak, on both databases.
+    highest = (
+        select(RegularResult.streak)
+        .where(RegularResult.table_player_id == TablePlayer.id)
+        .order_by(RegularResult.streak.desc())
+        .limit(1)
+        .scalar_subquery()
     )
-    runs = (
-        select(ranked.c.pid, func.count().label("length"))
-        .where(ranked.c.won)
-        .group_by(ranked.c.pid, ranked.c.island)
-        .subquery()
-    )
-    streaks = select(runs.c.pid, func.max(runs.c.length)).group_by(runs.c.pid)
+    streaks = select(TablePlayer.id, highest).where(TablePlayer.id.in_(ids))
     for pid, length in db.session.execute(streaks):
-        by_id[pid]["longest_streak"] = int(length)
+        if length is not None:
+            by_id[pid]["longest_streak"] = int(length)
 
 
 def _endings(table_id: str) -> dict[str | None, int]:
-    """Return how the table's finished games were decided."""
-    at_table = Game.table_id == table_id
-    decided = select(Game.decided_by, func.count()).where(
-        and_(at_table, Game.decided_by.is_not(None))
+    """Return how the table's finished games were decided (kept counts)."""
+    decided = select(TableEnding.decided_by, TableEnding.games).where(
+        TableEnding.table_id == table_id
     )
-    return {
-        decided_by: count
-        for decided_by, count in db.session.execute(decided.group_by(Game.decided_by))
-    }
+    return {decided_by: count for decided_by, count in db.session.execute(decided)}
 
 
 def _ranked(by_id: dict[int | None, dict[str, Any]]) -> list[dict[str, Any]]:

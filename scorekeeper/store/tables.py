@@ -12,14 +12,22 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import case, exists, false, func, select, update
+from sqlalchemy import exists, false, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.store import games, limits, records, tokens
-from scorekeeper.store.models import CardTable, DealSeat, DealSeatTag, Game, Player, TablePlayer
+from scorekeeper.store.models import (
+    CardTable,
+    DealSeat,
+    DealSeatTag,
+    Game,
+    Player,
+    RegularGameTotal,
+    TablePlayer,
+)
 
 TABLE_NAME_MAX = 80
 PLAYER_NAME_MAX = 40
@@ -190,22 +198,22 @@ def table_document(table: CardTable) -> dict[str, Any]:
 def player_counts(table: CardTable) -> dict[int, dict[str, int]]:
     """Return each regular's games played and won at this table (one query).
 
-    Counted from ``ix_players_regular`` alone, by the regulars' ids: a regular's seats are
-    all at this table, so the games are not read, and a large database costs nothing more.
+    Added up from each regular's kept game totals (`RegularGameTotal`): a few rows per
+    regular, however many games the table has played.
     """
     ids = [p.id for p in table.players]
     if not ids:
         return {}
     query = (
         select(
-            Player.table_player_id,
-            func.count(),
-            func.coalesce(func.sum(case((Player.won, 1), else_=0)), 0),
+            RegularGameTotal.table_player_id,
+            func.sum(RegularGameTotal.games),
+            func.sum(RegularGameTotal.won),
         )
-        .where(Player.table_player_id.in_(ids))
-        .group_by(Player.table_player_id)
+        .where(RegularGameTotal.table_player_id.in_(ids))
+        .group_by(RegularGameTotal.table_player_id)
     )
-    return {pid: {"games": n, "won": int(w)} for pid, n, w in db.session.execute(query)}
+    return {pid: {"games": int(n), "won": int(w)} for pid, n, w in db.session.execute(query) if n}
 
 
 def sum_games(table: CardTable) -> int:
@@ -300,9 +308,10 @@ def attach_game(table: CardTable, game: Game) -> None:
             for player in game.players:
                 player.table_player_id = known[name_key(player.name)].id
             game.table_id, game.table_token_hash = table.id, table.edit_token_hash
+            db.session.flush()
             if game.deal_count:
-                db.session.flush()
                 records.relink_seats(game)
+            records.add_games([game.id])
             db.session.commit()
             return
         except IntegrityError:
