@@ -15,8 +15,8 @@ CHROMIUM := /usr/bin/chromium
 LOCK_VENV := .venv-lock
 PIP_TOOLS := pip-tools==7.6.2
 
-.PHONY: install install-run install-test assets run serve test test-quick browser nginx bench \
-	bench-load lint typecheck lock clean translations python-version FORCE
+.PHONY: install install-run install-test assets run serve test test-quick test-js browser nginx \
+	bench bench-load lint typecheck typecheck-js lock clean translations python-version FORCE
 
 # Each language's catalog, compiled (the .mo files are built here, not committed).
 CATALOGS := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
@@ -133,13 +133,24 @@ $(NGINX):
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx
 
 # Everything: the browser tests in Chromium and the tests that start gunicorn and nginx.
-test: install-test browser nginx
+test: install-test browser nginx test-js
 	$(BIN)/python -m pytest
 
 # The quick loop: every test that needs no browser and starts no server (tests/conftest.py
 # marks them), a couple of minutes on two cores.
-test-quick: install-test
+test-quick: install-test test-js
 	$(BIN)/python -m pytest -q -m "not browser and not server"
+
+# The browser's scripts' tools (package.json, locked in package-lock.json: TypeScript's
+# checker, fake-indexeddb), installed from the npm registry as locked. Nothing of it is served.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+# The deciding logic of the browser's scripts (static/queue.js, store.js, releases.js …),
+# unit-tested under Node's own test runner (tests/js/).
+test-js: node_modules/.installed
+	node --test tests/js/
 
 # Speed and query-count targets: a late deal costs what an early one costs, the busiest
 # addresses as ratios to a bare Flask page under the same gunicorn (wrk), a season of
@@ -176,14 +187,18 @@ bench-load: install-test nginx
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk
 
-lint: install-test
+lint: install-test typecheck-js
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# The browser's scripts (static/*.js) type-checked from their JSDoc, strictly (tsconfig.json).
+typecheck-js: node_modules/.installed
+	node_modules/.bin/tsc --project tsconfig.json --checkJs --noEmit --strict
 
 # The type check alone; its settings (strict for the engine) are in pyproject.toml.
 typecheck: install-test
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) $(LOCK_VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) $(LOCK_VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis node_modules

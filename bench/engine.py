@@ -46,7 +46,10 @@ TAPS = [
     ("Partner", "Di"), ("High", "Di"), ("Low", "Ann"), ("Jack", "Bob"), ("Off-jack", "Cy"),
     ("Joker", "Bob"), ("Game", "Bidders"),
 ]  # fmt: skip
-READY = "!!(window.scorekeeperPhone && window.scorekeeperPhone.ready())"
+READY = """async () => {
+    const script = document.querySelector('script[type=module][src*="/phone."]');
+    return Boolean(script) && (await import(script.src)).phone.ready();
+}"""
 
 
 def serve(folder: Path):
@@ -165,7 +168,10 @@ def measure(base: str, rounds: int, addresses: list[str]) -> dict:
             wire_before = wire["bytes"]
             figures["wire"].append(wire_before)
             figures["memory"] = page.evaluate(
-                "async () => (await window.scorekeeperPhone.call('stats', [])).memory"
+                """async () => {
+                    const script = document.querySelector('script[type=module][src*="/phone."]');
+                    return (await (await import(script.src)).phone.call('stats', [])).memory;
+                }"""
             )
             # Once the service worker keeps it all: the next visit starts from the phone.
             wait_until(page, "navigator.serviceWorker.controller !== null")

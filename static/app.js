@@ -1,329 +1,396 @@
 /* Small helpers on top of the server-rendered forms; every page works without this file. */
-(function () {
-  "use strict";
+import { detailOf, htmx, targetOf } from "./common.js";
 
-  function radios(form, name) {
-    return Array.prototype.slice.call(form.querySelectorAll('input[type="radio"][name="' + name + '"]'));
-  }
+/**
+ * @param {ParentNode} form
+ * @param {string | undefined} name
+ * @returns {HTMLInputElement[]}
+ */
 
-  function value(form, name) {
-    var checked = form.querySelector('input[type="radio"][name="' + name + '"]:checked');
-    return checked ? checked.value : null;
-  }
+function radios(form, name) {
+  return Array.from(form.querySelectorAll(`input[type="radio"][name="${name}"]`));
+}
 
-  function check(form, name, val) {
-    radios(form, name).forEach(function (input) {
-      if (input.value === val) { input.checked = true; }
+/**
+ * @param {ParentNode} form
+ * @param {string | null | undefined} name
+ * @returns {string | null}
+ */
+function value(form, name) {
+  const checked = /** @type {HTMLInputElement | null} */ (form.querySelector(`input[type="radio"][name="${name}"]:checked`));
+  return checked ? checked.value : null;
+}
+
+/**
+ * @param {ParentNode} form
+ * @param {string} name
+ * @param {string | null} val
+ */
+function check(form, name, val) {
+  radios(form, name).forEach(function (input) {
+    if (input.value === val) { input.checked = true; }
+  });
+}
+
+/* Narrow the deal form to what still makes sense, from what the page says of the game
+   (data attributes written from the ruleset's description); the server checks
+   everything anyway, so nothing here decides a rule. */
+/**
+ * @param {HTMLFormElement} form
+ * @param {HTMLInputElement | null} changed
+ */
+function narrowDeal(form, changed) {
+  const fields = /** @type {HTMLElement | null} */ (form.querySelector(".deal-fields"));
+  if (!fields) { return; }
+
+  /* A seat field that never equals another (the partner is never the bidder). */
+  fields.querySelectorAll("[data-not-same-as]").forEach(function (found) {
+    const group = /** @type {HTMLElement} */ (found);
+    var other = value(form, group.dataset.notSameAs);
+    radios(form, group.dataset.field).forEach(function (input) {
+      var same = input.value === other;
+      const chip = /** @type {HTMLElement | null} */ (input.closest(".chip"));
+      if (chip) { chip.hidden = same; }
+      if (same && input.checked) { input.checked = false; }
     });
-  }
+  });
 
-  /* Narrow the deal form to what still makes sense, from what the page says of the game
-     (data attributes written from the ruleset's description); the server checks
-     everything anyway, so nothing here decides a rule. */
-  function narrowDeal(form, changed) {
-    var fields = form.querySelector(".deal-fields");
-    if (!fields) { return; }
+  /** @type {Record<string, string>} */
+  const calledPoints = JSON.parse(fields.dataset.calledPoints || "{}");
+  var suitField = fields.dataset.suitField;
+  fields.querySelectorAll("[data-card]").forEach(function (found) {
+    const group = /** @type {HTMLElement} */ (found);
+    var name = group.dataset.card;
+    var holder = group.dataset.holder;
+    var rank = value(form, name + "_rank");
+    var specials = (group.dataset.specials || "").split(" ");
+    /* No card called, or a card that has no suit to choose: the suits are not asked. */
+    var noSuit = rank === "none" || specials.indexOf(rank || "") >= 0;
+    var suitGroup = /** @type {HTMLElement | null} */ (form.querySelector("#" + name + "_suit-group"));
+    if (suitGroup) { suitGroup.hidden = noSuit; }
+    if (!holder) { return; }
+    if (changed && changed.name === name + "_rank" && rank === "none") { check(form, holder, "none"); }
 
-    /* A seat field that never equals another (the partner is never the bidder). */
-    fields.querySelectorAll("[data-not-same-as]").forEach(function (group) {
-      var other = value(form, group.dataset.notSameAs);
-      radios(form, group.dataset.field).forEach(function (input) {
-        var same = input.value === other;
-        input.closest(".chip").hidden = same;
-        if (same && input.checked) { input.checked = false; }
-      });
-    });
-
-    var calledPoints = JSON.parse(fields.dataset.calledPoints || "{}");
-    var suitField = fields.dataset.suitField;
-    fields.querySelectorAll("[data-card]").forEach(function (group) {
-      var name = group.dataset.card;
-      var holder = group.dataset.holder;
-      var rank = value(form, name + "_rank");
-      var specials = (group.dataset.specials || "").split(" ");
-      /* No card called, or a card that has no suit to choose: the suits are not asked. */
-      var noSuit = rank === "none" || specials.indexOf(rank) >= 0;
-      var suitGroup = form.querySelector("#" + name + "_suit-group");
-      if (suitGroup) { suitGroup.hidden = noSuit; }
-      if (!holder) { return; }
-      if (changed && changed.name === name + "_rank" && rank === "none") { check(form, holder, "none"); }
-
-      /* Calling this rank of trump makes its holder take the point: fill in the obvious. */
-      var trump = suitField ? value(form, suitField) : null;
-      var suit = value(form, name + "_suit");
-      var trumpCalled = trump && !noSuit && suit === trump;
-      var point = trumpCalled ? calledPoints[rank] : null;
-      var partner = value(form, holder);
-      var cardSide = [suitField, name + "_rank", name + "_suit", holder];
-      if (point && changed) {
-        if (cardSide.indexOf(changed.name) >= 0 && partner && partner !== "none") {
-          check(form, point, partner);
-        } else if (changed.name === point && (!partner || partner === "none")) {
-          check(form, holder, value(form, point));
-        }
+    /* Calling this rank of trump makes its holder take the point: fill in the obvious. */
+    var trump = suitField ? value(form, suitField) : null;
+    var suit = value(form, name + "_suit");
+    var trumpCalled = trump && !noSuit && suit === trump;
+    var point = trumpCalled && rank ? calledPoints[rank] : null;
+    var partner = value(form, holder);
+    var cardSide = [suitField, name + "_rank", name + "_suit", holder];
+    if (point && changed) {
+      if (cardSide.indexOf(changed.name) >= 0 && partner && partner !== "none") {
+        check(form, point, partner);
+      } else if (changed.name === point && (!partner || partner === "none")) {
+        check(form, holder, value(form, point));
       }
-    });
-  }
-
-  /* Mark the bidding side in the form as soon as it is chosen: the seats the side's fields
-     name (bidder, partner), with their teams where the page lists teams. Which fields
-     and teams those are is written by the server from the ruleset's description. */
-  function markSide(form) {
-    var fields = form.querySelector(".deal-fields");
-    if (!fields || !fields.dataset.side) { return; }
-    var side = JSON.parse(fields.dataset.side);
-    var seats = [];
-    side.fields.forEach(function (name) {
-      var seat = value(form, name);
-      if (seat === null || seat === "none") { return; }
-      var team = (side.teams || []).filter(function (t) { return t.indexOf(Number(seat)) >= 0; })[0];
-      (team || [Number(seat)]).forEach(function (s) { seats.push(String(s)); });
-    });
-    form.querySelectorAll(".point-grid [data-seat]").forEach(function (element) {
-      element.classList.toggle("on-bid", seats.indexOf(element.dataset.seat) >= 0);
-    });
-  }
-
-  /* The card counter (templates/games/_card_counter.html): each side's total is the sum
-     of the values the server wrote on the cards tapped for it (data-value), and the counts
-     it fills are the inputs it names (data-inputs). The server adds them up again with the
-     engine; nothing here knows what a card is worth. */
-  function countCards(counter, tapped) {
-    var outputs = counter.querySelectorAll("[data-total]");
-    var totals = Array.prototype.map.call(outputs, function () { return 0; });
-    var left = 0;
-    var any = false;
-    counter.querySelectorAll("[data-value]").forEach(function (row) {
-      var worth = Number(row.dataset.value);
-      var checked = row.querySelector("input:checked");
-      var side = checked && /^[0-9]+$/.test(checked.value) ? Number(checked.value) : -1;
-      if (side < 0 || side >= totals.length) {
-        left += worth;
-        return;
-      }
-      totals[side] += worth;
-      any = true;
-    });
-    outputs.forEach(function (output) { output.textContent = String(totals[Number(output.dataset.total)]); });
-    var rest = counter.querySelector("[data-left]");
-    if (rest) { rest.textContent = String(left); }
-    if (!tapped) { return; }
-    (counter.dataset.inputs || "").split(" ").forEach(function (id, index) {
-      var input = id ? document.getElementById(id) : null;
-      if (input) { input.value = any ? String(totals[index]) : ""; }
-    });
-    /* The counts now say who took the point: a side chosen for it by hand gives way. */
-    var group = counter.closest("fieldset.group[data-field]");
-    var form = counter.closest("form");
-    if (any && group && form) {
-      radios(form, group.dataset.field).forEach(function (input) { input.checked = false; });
     }
-  }
-
-  /* "Use these counts": the counts are filled already, so the sheet just closes. */
-  document.addEventListener("click", function (event) {
-    var done = event.target.closest && event.target.closest("[data-counter-done]");
-    var counter = done && done.closest(".card-counter");
-    if (!counter) { return; }
-    event.preventDefault();
-    countCards(counter, true);
-    counter.open = false;
-    counter.querySelector("summary").focus({ preventScroll: true });
-    counter.scrollIntoView({ block: "center" });
   });
+}
 
-  document.addEventListener("keydown", function (event) {
-    var counter = event.key === "Escape" && event.target.closest && event.target.closest(".card-counter[open]");
-    if (!counter) { return; }
-    counter.open = false;
-    counter.querySelector("summary").focus({ preventScroll: true });
+/* Mark the bidding side in the form as soon as it is chosen: the seats the side's fields
+   name (bidder, partner), with their teams where the page lists teams. Which fields
+   and teams those are is written by the server from the ruleset's description. */
+/** @param {HTMLFormElement} form */
+function markSide(form) {
+  const fields = /** @type {HTMLElement | null} */ (form.querySelector(".deal-fields"));
+  if (!fields || !fields.dataset.side) { return; }
+  /** @type {{fields: string[], teams?: number[][]}} */
+  const side = JSON.parse(fields.dataset.side);
+  /** @type {string[]} */
+  const seats = [];
+  side.fields.forEach(function (name) {
+    const seat = value(form, name);
+    if (seat === null || seat === "none") { return; }
+    const team = (side.teams || []).find(function (t) { return t.indexOf(Number(seat)) >= 0; });
+    (team || [Number(seat)]).forEach(function (s) { seats.push(String(s)); });
   });
+  form.querySelectorAll(".point-grid [data-seat]").forEach(function (found) {
+    const element = /** @type {HTMLElement} */ (found);
+    element.classList.toggle("on-bid", seats.indexOf(element.dataset.seat || "") >= 0);
+  });
+}
 
-  /* Whether the reader has tapped anything in the form yet. */
-  function touched(form) {
-    return Array.prototype.some.call(form.elements, function (input) {
-      if (input.type === "radio" || input.type === "checkbox") { return input.checked; }
-      if (input.type === "number" || input.type === "text") { return input.value !== ""; }
-      return false;
-    });
-  }
-
-  /* Put this form's choices into another one (the form for the deal now next). */
-  function carryTaps(from, to) {
-    Array.prototype.forEach.call(from.elements, function (input) {
-      if (!input.name || input.type === "hidden") { return; }
-      var twins = to.querySelectorAll('[name="' + CSS.escape(input.name) + '"]');
-      twins.forEach(function (twin) {
-        if (input.type === "radio" || input.type === "checkbox") {
-          if (twin.value === input.value) { twin.checked = input.checked; }
-        } else {
-          twin.value = input.value;
-        }
-      });
-    });
-  }
-
-  /* Taps made for one deal are never saved as the next by a single tap: the form keeps
-     the number it was for (the server refuses it now), and where its Save button was come
-     what the other phone saved, "Discard mine" and "Save mine as deal N" (the form's
-     <template data-conflict>, written by the server). */
-  function holdTaps(from, to) {
-    var template = to.querySelector("template[data-conflict]");
-    var save = to.querySelector("[data-save]");
-    var kept = from.querySelector('input[name="number"]');
-    var number = to.querySelector('input[name="number"]');
-    if (!template || !save || !kept || !number) { return; }
-    save.replaceWith(template.content.cloneNode(true));
-    template.remove();
-    number.value = kept.value;
-  }
-
-  /* A live answer brings an editor's deal entry. Same deal number: keep the form as it is.
-     The game ended: the form goes (the banner says why). Another phone saved the deal
-     this form was for: the new form comes in, and if the reader had tapped, the taps
-     come with it, held beside what that phone saved (holdTaps). */
-  document.addEventListener("htmx:oobBeforeSwap", function (event) {
-    var target = event.detail.target;
-    if (!target || target.id !== "deal-entry") { return; }
-    var fragment = event.detail.fragment;
-    var incoming = fragment.querySelector ? fragment.querySelector("#deal-entry") : null;
-    var oldForm = target.querySelector("#deal-form");
-    var newForm = fragment.querySelector ? fragment.querySelector("#deal-form") : null;
-    if (!oldForm || !newForm || !incoming) { return; }
-    if (target.dataset.number === incoming.dataset.number) {
-      event.detail.shouldSwap = false;
+/* The card counter (templates/games/_card_counter.html): each side's total is the sum
+   of the values the server wrote on the cards tapped for it (data-value), and the counts
+   it fills are the inputs it names (data-inputs). The server adds them up again with the
+   engine; nothing here knows what a card is worth. */
+/**
+ * @param {HTMLDetailsElement} counter
+ * @param {boolean} tapped
+ */
+function countCards(counter, tapped) {
+  const outputs = /** @type {NodeListOf<HTMLElement>} */ (counter.querySelectorAll("[data-total]"));
+  const totals = Array.from(outputs, function () { return 0; });
+  var left = 0;
+  var any = false;
+  counter.querySelectorAll("[data-value]").forEach(function (found) {
+    const row = /** @type {HTMLElement} */ (found);
+    const worth = Number(row.dataset.value);
+    const checked = /** @type {HTMLInputElement | null} */ (row.querySelector("input:checked"));
+    var side = checked && /^[0-9]+$/.test(checked.value) ? Number(checked.value) : -1;
+    if (side < 0 || side >= totals.length) {
+      left += worth;
       return;
     }
-    if (touched(oldForm)) {
-      carryTaps(oldForm, newForm);
-      holdTaps(oldForm, newForm);
-      newForm.dataset.carried = "1";
-    }
+    totals[side] += worth;
+    any = true;
   });
+  outputs.forEach(function (output) { output.textContent = String(totals[Number(output.dataset.total)]); });
+  var rest = counter.querySelector("[data-left]");
+  if (rest) { rest.textContent = String(left); }
+  if (!tapped) { return; }
+  (counter.dataset.inputs || "").split(" ").forEach(function (id, index) {
+    const input = /** @type {HTMLInputElement | null} */ (id ? document.getElementById(id) : null);
+    if (input) { input.value = any ? String(totals[index]) : ""; }
+  });
+  /* The counts now say who took the point: a side chosen for it by hand gives way. */
+  const group = /** @type {HTMLElement | null} */ (counter.closest("fieldset.group[data-field]"));
+  var form = counter.closest("form");
+  if (any && group && form) {
+    radios(form, group.dataset.field).forEach(function (input) { input.checked = false; });
+  }
+}
 
-  document.addEventListener("htmx:oobAfterSwap", function (event) {
-    var target = event.detail.target;
-    if (!target || target.id !== "deal-entry") { return; }
-    var entry = document.getElementById("deal-entry");
-    var form = entry && entry.querySelector("#deal-form");
-    if (!form) { return; }
-    narrowDeal(form, null);
+/* "Use these counts": the counts are filled already, so the sheet just closes. */
+/**
+ * Close the card counter, the focus back on its summary.
+ * @param {HTMLDetailsElement} counter
+ */
+function closeCounter(counter) {
+  counter.open = false;
+  const summary = counter.querySelector("summary");
+  if (summary) { summary.focus({ preventScroll: true }); }
+}
+
+document.addEventListener("click", function (event) {
+  const done = targetOf(event)?.closest("[data-counter-done]");
+  const counter = /** @type {HTMLDetailsElement | null} */ (done ? done.closest(".card-counter") : null);
+  if (!counter) { return; }
+  event.preventDefault();
+  countCards(counter, true);
+  closeCounter(counter);
+  counter.scrollIntoView({ block: "center" });
+});
+
+document.addEventListener("keydown", function (event) {
+  const counter = event.key === "Escape" ? targetOf(event)?.closest(".card-counter[open]") : null;
+  if (counter) { closeCounter(/** @type {HTMLDetailsElement} */ (counter)); }
+});
+
+/**
+ * The form's inputs (its buttons and fieldsets read as inputs without a value).
+ * @param {HTMLFormElement} form
+ * @returns {HTMLInputElement[]}
+ */
+function inputs(form) { return /** @type {HTMLInputElement[]} */ (Array.from(form.elements)); }
+
+/**
+ * Whether the reader has tapped anything in the form yet.
+ * @param {HTMLFormElement} form
+ */
+function touched(form) {
+  return inputs(form).some(function (input) {
+    if (input.type === "radio" || input.type === "checkbox") { return input.checked; }
+    if (input.type === "number" || input.type === "text") { return input.value !== ""; }
+    return false;
+  });
+}
+
+/**
+ * Put this form's choices into another one (the form for the deal now next).
+ * @param {HTMLFormElement} from
+ * @param {HTMLFormElement} to
+ */
+function carryTaps(from, to) {
+  inputs(from).forEach(function (input) {
+    if (!input.name || input.type === "hidden") { return; }
+    const twins = /** @type {NodeListOf<HTMLInputElement>} */ (to.querySelectorAll(`[name="${CSS.escape(input.name)}"]`));
+    twins.forEach(function (twin) {
+      if (input.type === "radio" || input.type === "checkbox") {
+        if (twin.value === input.value) { twin.checked = input.checked; }
+      } else {
+        twin.value = input.value;
+      }
+    });
+  });
+}
+
+/* Taps made for one deal are never saved as the next by a single tap: the form keeps
+   the number it was for (the server refuses it now), and where its Save button was come
+   what the other phone saved, "Discard mine" and "Save mine as deal N" (the form's
+   <template data-conflict>, written by the server). */
+/**
+ * @param {HTMLFormElement} from
+ * @param {HTMLFormElement} to
+ */
+function holdTaps(from, to) {
+  const template = /** @type {HTMLTemplateElement | null} */ (to.querySelector("template[data-conflict]"));
+  const save = to.querySelector("[data-save]");
+  const kept = /** @type {HTMLInputElement | null} */ (from.querySelector('input[name="number"]'));
+  const number = /** @type {HTMLInputElement | null} */ (to.querySelector('input[name="number"]'));
+  if (!template || !save || !kept || !number) { return; }
+  save.replaceWith(template.content.cloneNode(true));
+  template.remove();
+  number.value = kept.value;
+}
+
+/* A live answer brings an editor's deal entry. Same deal number: keep the form as it is.
+   The game ended: the form goes (the banner says why). Another phone saved the deal
+   this form was for: the new form comes in, and if the reader had tapped, the taps
+   come with it, held beside what that phone saved (holdTaps). */
+document.addEventListener("htmx:oobBeforeSwap", function (event) {
+  const detail = detailOf(event);
+  const target = detail.target;
+  if (!target || target.id !== "deal-entry") { return; }
+  const fragment = detail.fragment;
+  var incoming = fragment.querySelector ? fragment.querySelector("#deal-entry") : null;
+  var oldForm = target.querySelector("#deal-form");
+  var newForm = fragment.querySelector ? fragment.querySelector("#deal-form") : null;
+  if (!oldForm || !newForm || !incoming) { return; }
+  if (target.dataset.number === incoming.dataset.number) {
+    detail.shouldSwap = false;
+    return;
+  }
+  if (touched(oldForm)) {
+    carryTaps(oldForm, newForm);
+    holdTaps(oldForm, newForm);
+    newForm.dataset.carried = "1";
+  }
+});
+
+document.addEventListener("htmx:oobAfterSwap", function (event) {
+  const target = detailOf(event).target;
+  if (!target || target.id !== "deal-entry") { return; }
+  const entry = document.getElementById("deal-entry");
+  const form = /** @type {HTMLFormElement | null} */ (entry && entry.querySelector("#deal-form"));
+  if (!form) { return; }
+  narrowDeal(form, null);
+  markSide(form);
+  if (form.dataset.carried && htmx()) { htmx().trigger(form, "change"); }
+});
+
+/* On the new-game page, name the first-dealer choices and the teams after the players
+   as they are typed. */
+/** @param {HTMLInputElement} input */
+function nameDealers(input) {
+  const seat = Number(input.dataset.seat);
+  const name = input.value.trim();
+  const label = /** @type {HTMLElement | null} */ (document.querySelector(`#first_dealer-${seat + 1} + span`));
+  if (label) {
+    label.textContent = name || label.dataset.placeholder || label.textContent;
+  }
+  document.querySelectorAll(`[data-seat-name="${seat}"]`).forEach(function (span) {
+    span.textContent = name || /** @type {HTMLElement} */ (span).dataset.placeholder || "";
+  });
+}
+
+/** @param {ParentNode} root */
+function setUp(root) {
+  root.querySelectorAll(".deal-form").forEach(function (form) {
+    narrowDeal(/** @type {HTMLFormElement} */ (form), null);
+    markSide(/** @type {HTMLFormElement} */ (form));
+  });
+  root.querySelectorAll(".card-counter").forEach(function (counter) { countCards(/** @type {HTMLDetailsElement} */ (counter), false); });
+  root.querySelectorAll("input[data-seat]").forEach(function (found) {
+    const input = /** @type {HTMLInputElement} */ (found);
+    const label = /** @type {HTMLElement | null} */ (document.querySelector(`#first_dealer-${Number(input.dataset.seat) + 1} + span`));
+    if (label && !label.dataset.placeholder) { label.dataset.placeholder = label.textContent; }
+    if (input.value.trim()) { nameDealers(input); }
+  });
+  /* With htmx the setup swaps by itself when the game changes: no button needed. */
+  if (htmx()) {
+    root.querySelectorAll(".no-htmx").forEach(function (element) { /** @type {HTMLElement} */ (element).hidden = true; });
+  }
+}
+
+document.addEventListener("change", function (event) {
+  const target = /** @type {HTMLInputElement | null} */ (targetOf(event));
+  const form = /** @type {HTMLFormElement | null} */ (target ? target.closest(".deal-form") : null);
+  if (target && form) {
+    const counter = /** @type {HTMLDetailsElement | null} */ (target.closest(".card-counter"));
+    if (counter) { countCards(counter, true); }
+    narrowDeal(form, target);
     markSide(form);
-    if (form.dataset.carried && window.htmx) { window.htmx.trigger(form, "change"); }
-  });
-
-  /* On the new-game page, name the first-dealer choices and the teams after the players
-     as they are typed. */
-  function nameDealers(input) {
-    var seat = Number(input.dataset.seat);
-    var name = input.value.trim();
-    var label = document.querySelector("#first_dealer-" + (seat + 1) + " + span");
-    if (label) {
-      label.textContent = name || label.dataset.placeholder || label.textContent;
-    }
-    document.querySelectorAll('[data-seat-name="' + seat + '"]').forEach(function (span) {
-      span.textContent = name || span.dataset.placeholder;
-    });
   }
+});
 
-  function setUp(root) {
-    root.querySelectorAll(".deal-form").forEach(function (form) {
-      narrowDeal(form, null);
-      markSide(form);
+document.addEventListener("input", function (event) {
+  const target = targetOf(event);
+  if (target instanceof HTMLInputElement && target.dataset.seat !== undefined) { nameDealers(target); }
+});
+
+/* The scripts the page does not need to be usable (templates/base.html's
+   <template id="later-scripts">: the live stream, the wake lock, the games kept on the
+   phone, the phone's engine, the service worker) are asked for once the page is parsed:
+   on a slow phone they neither hold back its DOMContentLoaded (htmx set up) nor take
+   the connection from the files it waits for. They run in their order, each with its
+   data attributes (each module finds its own script element by them), and the page's load
+   event waits for them. */
+function loadLater() {
+  const later = /** @type {HTMLTemplateElement | null} */ (document.getElementById("later-scripts"));
+  if (!later || !later.content) { return; }
+  later.remove();
+  later.content.querySelectorAll("script").forEach(function (inert) {
+    const script = document.createElement("script");
+    Array.from(inert.attributes).forEach(function (attribute) {
+      script.setAttribute(attribute.name, attribute.value);
     });
-    root.querySelectorAll(".card-counter").forEach(function (counter) { countCards(counter, false); });
-    root.querySelectorAll("input[data-seat]").forEach(function (input) {
-      var label = document.querySelector("#first_dealer-" + (Number(input.dataset.seat) + 1) + " + span");
-      if (label && !label.dataset.placeholder) { label.dataset.placeholder = label.textContent; }
-      if (input.value.trim()) { nameDealers(input); }
+    script.async = false;
+    document.head.appendChild(script);
+  });
+}
+
+document.addEventListener("DOMContentLoaded", function () {
+  setUp(document);
+  loadLater();
+});
+
+/* A live answer that arrives after this page replaced the scoreboard itself (its own
+   save) is older than what is shown: drop it, out-of-band parts included. Otherwise
+   note which sections the reader has open, to open them again after the swap. */
+/** @type {string[]} */
+let openBeforeLive = [];
+document.addEventListener("htmx:beforeSwap", function (event) {
+  const detail = detailOf(event);
+  const source = detail.requestConfig && detail.requestConfig.elt;
+  if (!(source && source.hasAttribute && source.hasAttribute("data-live"))) { return; }
+  if (!source.isConnected) {
+    detail.shouldSwap = false;
+    return;
+  }
+  openBeforeLive = Array.from(document.querySelectorAll("details[open][id]"), function (d) { return d.id; });
+});
+
+/* After htmx swapped in the game: show the new scores, or the first message to fix. */
+document.addEventListener("htmx:afterSettle", function (event) {
+  /* A live update from another phone must not move this reader's page. */
+  const detail = detailOf(event);
+  const source = detail.requestConfig && detail.requestConfig.elt;
+  if (source && source.hasAttribute && source.hasAttribute("data-live")) {
+    openBeforeLive.forEach(function (id) {
+      const details = /** @type {HTMLDetailsElement | null} */ (document.getElementById(id));
+      if (details) { details.open = true; }
     });
-    /* With htmx the setup swaps by itself when the game changes: no button needed. */
-    if (window.htmx) {
-      root.querySelectorAll(".no-htmx").forEach(function (element) { element.hidden = true; });
+    return;
+  }
+  /* The preview under the form changes with every tap: it must not move the page. */
+  if (source && source.id === "deal-preview") { return; }
+  setUp(document);
+  const status = detail.xhr ? detail.xhr.status : 200;
+  /* Refused because another phone saved that deal: the choice is where the thumb is. */
+  const conflict = status === 409 ? document.getElementById("deal-conflict") : null;
+  const choice = conflict ? conflict.querySelector("button") : null;
+  if (choice) {
+    choice.focus({ preventScroll: true });
+    return;
+  }
+  const target = /** @type {HTMLElement | null} */ (status >= 400 ? document.querySelector(".form-errors, .has-error") : document.getElementById("scoreboard"));
+  if (target) {
+    target.scrollIntoView({ block: "start" });
+    if (status >= 400) {
+      const first = target.querySelector("input") || target;
+      first.focus({ preventScroll: true });
     }
   }
-
-  document.addEventListener("change", function (event) {
-    var form = event.target.closest && event.target.closest(".deal-form");
-    if (form) {
-      var counter = event.target.closest(".card-counter");
-      if (counter) { countCards(counter, true); }
-      narrowDeal(form, event.target);
-      markSide(form);
-    }
-  });
-
-  document.addEventListener("input", function (event) {
-    if (event.target.dataset && event.target.dataset.seat !== undefined) { nameDealers(event.target); }
-  });
-
-  /* The scripts the page does not need to be usable (templates/base.html's
-     <template id="later-scripts">: the live stream, the wake lock, the games kept on the
-     phone, the phone's engine, the service worker) are asked for once the page is parsed:
-     on a slow phone they neither hold back its DOMContentLoaded (htmx set up) nor take
-     the connection from the files it waits for. They run in their order, each with its
-     data attributes (document.currentScript), and the page's load event waits for them. */
-  function loadLater() {
-    var later = document.getElementById("later-scripts");
-    if (!later || !later.content) { return; }
-    later.remove();
-    Array.prototype.forEach.call(later.content.querySelectorAll("script"), function (inert) {
-      var script = document.createElement("script");
-      Array.prototype.forEach.call(inert.attributes, function (attribute) {
-        script.setAttribute(attribute.name, attribute.value);
-      });
-      script.async = false;
-      document.head.appendChild(script);
-    });
-  }
-
-  document.addEventListener("DOMContentLoaded", function () {
-    setUp(document);
-    loadLater();
-  });
-
-  /* A live answer that arrives after this page replaced the scoreboard itself (its own
-     save) is older than what is shown: drop it, out-of-band parts included. Otherwise
-     note which sections the reader has open, to open them again after the swap. */
-  var openBeforeLive = [];
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (!(source && source.hasAttribute && source.hasAttribute("data-live"))) { return; }
-    if (!source.isConnected) {
-      event.detail.shouldSwap = false;
-      return;
-    }
-    openBeforeLive = Array.prototype.map.call(document.querySelectorAll("details[open][id]"), function (d) { return d.id; });
-  });
-
-  /* After htmx swapped in the game: show the new scores, or the first message to fix. */
-  document.addEventListener("htmx:afterSettle", function (event) {
-    /* A live update from another phone must not move this reader's page. */
-    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (source && source.hasAttribute && source.hasAttribute("data-live")) {
-      openBeforeLive.forEach(function (id) {
-        var details = document.getElementById(id);
-        if (details) { details.open = true; }
-      });
-      return;
-    }
-    /* The preview under the form changes with every tap: it must not move the page. */
-    if (source && source.id === "deal-preview") { return; }
-    setUp(document);
-    var status = event.detail.xhr ? event.detail.xhr.status : 200;
-    /* Refused because another phone saved that deal: the choice is where the thumb is. */
-    var conflict = status === 409 ? document.getElementById("deal-conflict") : null;
-    if (conflict) {
-      conflict.querySelector("button").focus({ preventScroll: true });
-      return;
-    }
-    var target = status >= 400 ? document.querySelector(".form-errors, .has-error") : document.getElementById("scoreboard");
-    if (target) {
-      target.scrollIntoView({ block: "start" });
-      if (status >= 400) {
-        var first = target.querySelector("input") || target;
-        if (first.focus) { first.focus({ preventScroll: true }); }
-      }
-    }
-  });
-})();
+});

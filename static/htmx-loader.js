@@ -3,23 +3,24 @@
    CDN. Only when that copy did not come (this server or a proxy failing it) is the pinned CDN
    copy asked, checked by its integrity hash, once the page has loaded: htmx, finding the
    document complete, sets itself up at once. Every page works without it. */
-(function () {
-  "use strict";
-  var me = document.currentScript;
+import { htmx } from "./common.js";
 
-  function fromCdn() {
-    if (window.htmx) { return; }
-    var cdn = document.createElement("script");
-    cdn.src = me.dataset.cdn;
-    cdn.integrity = me.dataset.integrity;
-    cdn.crossOrigin = "anonymous";
-    document.head.appendChild(cdn);
-  }
+const me = /** @type {HTMLScriptElement | null} */ (document.querySelector("script[data-cdn]"));
 
-  if (window.htmx) { return; }  /* this server's copy ran before this script */
+function fromCdn() {
+  if (htmx() || !me) { return; }
+  const cdn = document.createElement("script");
+  cdn.src = me.dataset.cdn || "";
+  cdn.integrity = me.dataset.integrity || "";
+  cdn.crossOrigin = "anonymous";
+  document.head.appendChild(cdn);
+}
+
+/* This server's copy ran before this script, or it is asked of the CDN. */
+if (!htmx()) {
   if (document.readyState === "complete") {
     fromCdn();
   } else {
     window.addEventListener("load", fromCdn);
   }
-})();
+}

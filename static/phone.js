@@ -12,30 +12,70 @@
    - the deals kept on the phone are scored: each one's score and "why", and the scores,
      dealer and outcome after them ("On this phone"), with Undo for the last one.
    No rule is written here: every answer comes from scorekeeper/phone.py in the worker. */
-(function () {
-  "use strict";
-  var first = document.getElementById("outbox");
-  if (!first || !first.dataset.engine || !window.Worker || !window.fetch || !window.Promise) { return; }
+import { detailOf, element, targetOf, words } from "./common.js";
+import { keptDeals, onKept } from "./outbox.js";
 
-  var worker = null;
-  var ready = false;
-  var waiting = {};
-  var count = 0;
-  var game = first.dataset.game;
-  var loaded = null; /* the stored game as the worker holds it: {number, ...} */
-  var checked = { taps: null, value: null }; /* the last check of the form's fields */
-  var shown = 0; /* which preview asked for is shown (a late answer never replaces a newer) */
+/** @typedef {import("./queue.js").KeptDeal} KeptDeal */
+/** @typedef {[string, string][]} Taps the fields of a form, in order */
+/**
+ * The worker's answers (scorekeeper/phone.py), as JSON.
+ * @typedef {{label: string, delta: string, to: string, on_bid: boolean}} PreviewSide
+ * @typedef {{kind: string, if_saved: string, thrown_in?: string, made: boolean, said: string, sides: PreviewSide[], why_title: string, why: string[], problems: string[], more?: string}} Preview
+ * @typedef {{label: string, score: number, delta?: string, dealer: boolean, winner: boolean}} BoardSide
+ * @typedef {{number: number, result?: Preview & {dealt_by: string}, refused: string[]}} PlayedDeal
+ * @typedef {{number: number, finished: boolean, sides: BoardSide[], dealer_line: string, outcome: string, turn: string, speakers: string[], deals: PlayedDeal[]}} Played
+ * @typedef {{ok: boolean, fields: Record<string, string[]>}} Checked
+ */
+
+/* The page of a game started on this phone (static/made-here.js, which only that page
+   needs): the engine starts its game from the new-game fields kept. */
+const madeHere = document.querySelector("[data-made-here-game]") ? (await import("./made-here.js")).madeHere : null;
+
+/** The worker's answers, as the page gets them: for the tests and the bench. */
+export const phone = {
+  ready() { return false; },
+  /** @type {(name: string, args: unknown[]) => Promise<any>} */
+  call() { return Promise.reject(new Error("no engine on this page")); },
+  /** @type {(preview: Preview) => string} */
+  render() { return ""; },
+};
+
+const first = document.getElementById("outbox");
+if (first && first.dataset.engine && window.Worker) { setUp(first); }
+
+/** @param {HTMLElement} first */
+function setUp(first) {
+  /** @type {Worker | null} */
+  let worker = null;
+  let ready = false;
+  /** @type {Map<number, {resolve: (value: any) => void, reject: (error: Error) => void}>} */
+  const waiting = new Map();
+  let count = 0;
+  const game = first.dataset.game || "";
+  /** @type {{number: number} | null} the stored game as the worker holds it */
+  let loaded = null;
+  /** @type {{taps: string | null, value: Checked | null}} the last check of the form's fields */
+  let checked = { taps: null, value: null };
+  let shown = 0; /* which preview asked for is shown (a late answer never replaces a newer) */
 
   function outbox() { return document.getElementById("outbox"); }
 
+  /**
+   * Ask the worker; its answer (scorekeeper/phone.py's, JSON mostly) once it comes.
+   * @param {string} name
+   * @param {unknown[]} args
+   * @returns {Promise<any>}
+   */
   function call(name, args) {
     return new Promise(function (resolve, reject) {
+      if (!worker) { reject(new Error("no engine")); return; }
       count += 1;
-      waiting[count] = { resolve: resolve, reject: reject };
+      waiting.set(count, { resolve: resolve, reject: reject });
       worker.postMessage({ id: count, call: name, args: args });
     });
   }
 
+  /** @param {MessageEvent} event */
   function received(event) {
     var data = event.data || {};
     if (data.ready !== undefined) {
@@ -43,7 +83,7 @@
         /* The page goes on as without it: the server's preview, the outbox. */
         document.documentElement.dataset.phoneEngine = "failed";
         if (window.console) { console.warn("The engine did not start on this phone: " + data.error); }
-        worker.terminate();
+        if (worker) { worker.terminate(); }
         worker = null;
         return;
       }
@@ -56,17 +96,17 @@
       }).catch(function () { ready = false; });
       return;
     }
-    var promise = waiting[data.id];
+    const promise = waiting.get(data.id);
     if (!promise) { return; }
-    delete waiting[data.id];
+    waiting.delete(data.id);
     if (data.error !== undefined) { promise.reject(new Error(data.error)); } else { promise.resolve(data.value); }
   }
 
   function start() {
     if (worker) { return; }
     try {
-      worker = new Worker(first.dataset.engine, { type: "module" });
-    } catch (unsupported) { worker = null; return; }
+      worker = new Worker(first.dataset.engine || "", { type: "module" });
+    } catch { worker = null; return; }
     worker.addEventListener("message", received);
     worker.addEventListener("error", function () { ready = false; });
   }
@@ -74,6 +114,7 @@
   /* The service worker keeps every file the engine needs, for the next start offline. On a
      first visit the engine may be ready before the worker controls the page: the worker is
      asked once it does, for the game's export too (fetched without it, so not kept). */
+  /** @param {boolean} [late] */
   function keepForOffline(late) {
     var controller = navigator.serviceWorker && navigator.serviceWorker.controller;
     if (!controller) { return; }
@@ -93,15 +134,15 @@
 
   /* A game started on this phone (static/made-here.js): the server has no export of it;
      the engine starts it from its new-game fields as kept. */
-  var madeHere = window.scorekeeperMadeHere || null;
 
+  /** @returns {Promise<string>} */
   function stored() {
     if (madeHere) {
       return madeHere.setup.then(function (kept) {
         return call("made_here", [game, JSON.stringify(pairs(kept.body))]);
       });
     }
-    return fetch(outbox().dataset.export, { credentials: "same-origin" }).then(function (answer) {
+    return fetch(outbox()?.dataset.export || "", { credentials: "same-origin" }).then(function (answer) {
       if (!answer.ok) { throw new Error("no export"); }
       return answer.text();
     }).then(function (text) { return call("load", [text]); });
@@ -113,12 +154,17 @@
     return stored().then(function (board) {
       loaded = JSON.parse(board);
       document.documentElement.dataset.phoneEngine = "ready";
-      return scoreKept().then(preview);
+      return scoreKept().then(preview).then(function () { return null; });
     }).catch(function () { return null; });
   }
 
+  /**
+   * @param {string} body
+   * @returns {Taps}
+   */
   function pairs(body) {
-    var found = [];
+    /** @type {Taps} */
+    const found = [];
     new URLSearchParams(body).forEach(function (value, name) {
       if (name !== "csrf_token") { found.push([name, value]); }
     });
@@ -127,20 +173,25 @@
 
   /* The deals kept that the server does not have yet, oldest first, while they wait in
      order (a deal held back, and those after it, are not the game's yet). */
+  /** @returns {KeptDeal[]} */
   function kept() {
-    if (!window.scorekeeperOutbox || !loaded) { return []; }
-    var mine = window.scorekeeperOutbox.kept().filter(function (entry) {
-      return entry.game === game && entry.number >= loaded.number;
+    const from = loaded ? loaded.number : null;
+    if (from === null) { return []; }
+    const mine = keptDeals().filter(function (entry) {
+      return entry.game === game && entry.number >= from;
     });
-    var going = [];
+    /** @type {KeptDeal[]} */
+    const going = [];
     for (var i = 0; i < mine.length && mine[i].state === "waiting"; i += 1) { going.push(mine[i]); }
     return going;
   }
 
   function keptTaps() { return JSON.stringify(kept().map(function (entry) { return pairs(entry.body); })); }
 
+  /** @param {HTMLFormElement} form */
   function formTaps(form) {
-    var found = [];
+    /** @type {Taps} */
+    const found = [];
     new FormData(form).forEach(function (value, name) {
       if (name !== "csrf_token" && typeof value === "string") { found.push([name, value]); }
     });
@@ -152,16 +203,15 @@
 
   /* --- what the page shows ------------------------------------------------------------ */
 
-  function element(tag, className, text) {
-    var made = document.createElement(tag);
-    if (className) { made.className = className; }
-    if (text !== undefined && text !== null) { made.textContent = text; }
-    return made;
-  }
-
-  /* The preview as templates/games/_preview.html writes it. */
+  /**
+   * The preview as templates/games/_preview.html writes it.
+   * @param {Preview} preview
+   * @param {boolean} withHeading
+   * @returns {HTMLElement[]}
+   */
   function previewNodes(preview, withHeading) {
-    var nodes = [];
+    /** @type {HTMLElement[]} */
+    const nodes = [];
     if (preview.kind === "result") {
       var line = element("p", "preview-line");
       if (withHeading) {
@@ -196,14 +246,19 @@
     return nodes;
   }
 
+  /**
+   * @param {HTMLElement} target
+   * @param {Preview} preview
+   */
   function showPreview(target, preview) {
     target.textContent = "";
     previewNodes(preview, true).forEach(function (node) { target.appendChild(node); });
     target.dataset.from = "phone";
   }
 
+  /** @returns {Promise<unknown>} */
   function preview() {
-    var form = document.getElementById("deal-form");
+    const form = /** @type {HTMLFormElement | null} */ (document.getElementById("deal-form"));
     var target = document.getElementById("deal-preview");
     if (!ready || !loaded || !form || !target) { return Promise.resolve(); }
     shown += 1;
@@ -213,7 +268,7 @@
     /* The preview is shown as soon as the worker has it; the check for a Save (asked after
        it, so answered after it) never holds it back. */
     var previewed = call("preview", [game, before, taps]).then(function (answer) {
-      if (asked !== shown || !target.isConnected) { return; }
+      if (asked !== shown || !target || !target.isConnected) { return; }
       showPreview(target, JSON.parse(answer));
     });
     var checking = call("check", [game, before, taps]).then(function (answer) {
@@ -223,22 +278,27 @@
   }
 
   document.addEventListener("change", function (event) {
-    if (event.target.closest && event.target.closest("#deal-form")) { preview(); }
+    if (targetOf(event)?.closest("#deal-form")) { preview(); }
   });
 
   /* The server's preview: asked when it can know the answer, and then it confirms. */
   document.addEventListener("htmx:beforeRequest", function (event) {
-    var elt = event.detail.elt;
+    const elt = detailOf(event).elt;
     if (!elt || elt.id !== "deal-preview" || !ready || !loaded) { return; }
     if (phoneOnly()) { event.preventDefault(); }
   });
   document.addEventListener("htmx:afterSwap", function (event) {
-    var target = event.detail.target;
+    const target = detailOf(event).target;
     if (target && target.id === "deal-preview") { delete target.dataset.from; }
   });
 
   /* --- a Save kept on the phone: checked by the engine first -------------------------- */
 
+  /**
+   * @param {HTMLFormElement} form
+   * @param {string} name
+   * @returns {Element | null}
+   */
   function fieldOf(form, name) {
     var group = document.getElementById(name + "-group");
     if (group) { return group; }
@@ -246,11 +306,17 @@
     return control ? control.closest("fieldset, details, .field") : null;
   }
 
+  /**
+   * @param {HTMLFormElement} form
+   * @param {Record<string, string[]>} fields
+   */
   function showRefusals(form, fields) {
-    var entry = document.getElementById("deal-entry");
-    entry.querySelectorAll(".form-errors, .field-errors").forEach(function (e) { e.remove(); });
-    var top = [];
-    var firstShown = null;
+    const entry = document.getElementById("deal-entry");
+    if (entry) { entry.querySelectorAll(".form-errors, .field-errors").forEach(function (e) { e.remove(); }); }
+    /** @type {string[]} */
+    let top = [];
+    /** @type {Element | null} */
+    let firstShown = null;
     Object.keys(fields).forEach(function (name) {
       var place = name ? fieldOf(form, name) : null;
       if (!place) { top = top.concat(fields[name]); return; }
@@ -276,9 +342,9 @@
   /* Heard before the outbox (on the window, as the event goes down): a deal the rules
      refuse is not kept, just as the server would not save it. */
   window.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!ready || !loaded || !form || form.id !== "deal-form" || !phoneOnly()) { return; }
-    if (event.submitter && event.submitter.name) { return; } /* "Discard mine", "Save mine as …" */
+    const form = event.target;
+    if (!ready || !loaded || !(form instanceof HTMLFormElement) || form.id !== "deal-form" || !phoneOnly()) { return; }
+    if (event.submitter && /** @type {HTMLButtonElement} */ (event.submitter).name) { return; } /* "Discard mine", "Save mine as …" */
     var taps = formTaps(form);
     if (checked.taps !== taps || !checked.value || checked.value.ok) { return; }
     event.preventDefault();
@@ -288,14 +354,13 @@
 
   /* --- the deals kept, scored on the phone --------------------------------------------- */
 
-  function text(name, values) {
-    var element = outbox();
-    var template = element ? element.dataset[name] || "" : "";
-    return template.replace(/\{(\w+)\}/g, function (all, key) {
-      return values && values[key] !== undefined ? values[key] : all;
-    });
-  }
+  /**
+   * @param {string} name
+   * @param {import("./common.js").Values} [values]
+   */
+  function text(name, values) { return words(outbox(), name, values); }
 
+  /** @param {Played} played */
   function boardNodes(played) {
     var section = element("div", "outbox-board");
     section.appendChild(element("h3", "", text("boardTitle")));
@@ -319,21 +384,23 @@
 
   /* The form for the deal after the deals kept: who deals it and speaks first, the
      auction's rows in that order, and no form once the game is over. */
+  /** @param {Played} played */
   function fitTurn(played) {
-    var entry = document.getElementById("deal-entry");
-    var form = document.getElementById("deal-form");
+    const entry = document.getElementById("deal-entry");
+    const form = document.getElementById("deal-form");
     if (!entry || !form) { return; }
-    var number = Number((form.querySelector('input[name="number"]') || {}).value);
+    const numberInput = /** @type {HTMLInputElement | null} */ (form.querySelector('input[name="number"]'));
+    const number = Number(numberInput ? numberInput.value : NaN);
     if (number !== played.number) { return; }
     entry.querySelectorAll("[data-turn]").forEach(function (turn) {
       turn.textContent = played.turn;
-      turn.hidden = false;
+      /** @type {HTMLElement} */ (turn).hidden = false;
     });
     form.querySelectorAll("details.auction .call-row > legend").forEach(function (legend, index) {
       if (played.speakers[index] !== undefined) { legend.textContent = played.speakers[index]; }
     });
-    entry.querySelectorAll("#deal-form, .flag, .turn").forEach(function (part) { part.hidden = played.finished; });
-    var over = entry.querySelector(".deal-entry-over");
+    entry.querySelectorAll("#deal-form, .flag, .turn").forEach(function (part) { /** @type {HTMLElement} */ (part).hidden = played.finished; });
+    let over = /** @type {HTMLElement | null} */ (entry.querySelector(".deal-entry-over"));
     if (played.finished && !over) {
       over = element("p", "note deal-entry-over", text("over"));
       entry.appendChild(over);
@@ -343,18 +410,20 @@
 
   /* The deals kept, scored, at the top of the game's history (templates/games/_deal.html's
      words): newest first, each said to be on this phone only. */
+  /** @param {{deals: PlayedDeal[]}} played */
   function showInHistory(played) {
     var history = document.getElementById("history");
     if (!history) { return; }
     history.querySelectorAll(".deals-kept").forEach(function (old) { old.remove(); });
     var scored = played.deals.filter(function (deal) { return deal.result; });
-    var none = history.querySelector(":scope > p.meta");
+    const none = /** @type {HTMLElement | null} */ (history.querySelector(":scope > p.meta"));
     if (none) { none.hidden = scored.length > 0; }
     if (!scored.length) { return; }
     var list = element("ol", "deals deals-kept");
     list.setAttribute("aria-label", text("historyKept"));
     scored.slice().reverse().forEach(function (deal) {
-      var result = deal.result;
+      const result = deal.result;
+      if (!result) { return; }
       var item = element("li", "deal is-kept " + (result.thrown_in ? "is-thrown-in" : result.made ? "is-made" : "is-set"));
       item.id = "kept-deal-" + deal.number;
       var title = element("h3", "", text("deal", { n: deal.number }) + " ");
@@ -387,6 +456,7 @@
     if (heading) { heading.after(list); } else { history.prepend(list); }
   }
 
+  /** @returns {Promise<unknown>} */
   function scoreKept() {
     var going = kept();
     var element = outbox();
@@ -399,7 +469,8 @@
       return Promise.resolve();
     }
     return call("play", [game, keptTaps()]).then(function (answer) {
-      var played = JSON.parse(answer);
+      /** @type {Played} */
+      const played = JSON.parse(answer);
       var box = outbox();
       if (!box) { return; }
       fitTurn(played);
@@ -437,11 +508,11 @@
     }).catch(function () { return null; });
   }
 
-  document.addEventListener("outbox:kept", function () { scoreKept().then(preview); });
+  onKept(function () { scoreKept().then(preview); });
 
   /* A live answer (a deal saved here or on another phone): the game as stored again. */
   document.addEventListener("htmx:afterSettle", function (event) {
-    var target = event.detail.target;
+    const target = detailOf(event).target;
     if (target && (target.id === "game" || target.id === "scoreboard") && navigator.onLine !== false && !madeHere) { load(); }
   });
 
@@ -450,14 +521,11 @@
   }
   if (document.readyState === "complete") { idle(); } else { window.addEventListener("load", idle); }
 
-  /* For the tests and the bench: the worker's answers, as the page gets them. */
-  window.scorekeeperPhone = {
-    ready: function () { return ready && Boolean(loaded); },
-    call: function (name, args) { return call(name, args); },
-    render: function (preview) {
-      var holder = document.createElement("div");
-      previewNodes(preview, true).forEach(function (node) { holder.appendChild(node); });
-      return holder.innerHTML;
-    },
+  phone.ready = () => ready && Boolean(loaded);
+  phone.call = call;
+  phone.render = (preview) => {
+    const holder = document.createElement("div");
+    previewNodes(preview, true).forEach((node) => { holder.appendChild(node); });
+    return holder.innerHTML;
   };
-})();
+}

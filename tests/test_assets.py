@@ -23,9 +23,19 @@ def static_url(app, name):
         return url_for("static", filename=name)
 
 
+def served(app, name):
+    """Return the name a static file is served under (its hashed one)."""
+    return assets.manifest_of(app).files[name].served
+
+
 def built(name, folder=STATIC):
-    """Return a static file as the build serves it: ours minified, a vendored one as it came."""
-    return assets.minified((folder / name).read_bytes(), name)
+    """Return a static file as the build serves it: ours minified, with their imports' hashed
+    names; a vendored one as it came."""
+    data = assets.minified((folder / name).read_bytes(), name)
+    if not assets.is_module_source(name):
+        return data
+    served = {n: assets.hashed_name(n, _sha(built(n, folder))) for n in assets.imports(data, name)}
+    return assets.with_hashed_imports(data, name, served)
 
 
 def page_assets(text):
@@ -98,8 +108,9 @@ def test_the_vendored_htmx_keeps_the_integrity_the_pages_check(app, client):
 
 @pytest.mark.parametrize("local_only", [False, True])
 def test_a_page_asks_for_what_it_waits_for_with_its_headers(app, client, local_only):
-    """The Link header preloads the page's style and deferred scripts, as its head names
-    them: a slow phone asks for them as the page's headers come, not once it is parsed."""
+    """The Link header preloads the page's style, its deferred script and its modules, as its
+    head names them, then the modules they import: a slow phone asks for them all as the
+    page's headers come, not once it is parsed (nor a module's imports once it came)."""
     app.config["HTMX_LOCAL_ONLY"] = local_only
     try:
         page = client.get("/rules")
@@ -107,14 +118,20 @@ def test_a_page_asks_for_what_it_waits_for_with_its_headers(app, client, local_o
     finally:
         app.config["HTMX_LOCAL_ONLY"] = False
     head = page.text.split("</head>", 1)[0]
-    waited = re.findall(r'<link rel="stylesheet" href="([^"]+)"', head) + re.findall(
-        r'<script src="([^"]+)"[^>]* defer', head
+    styles = re.findall(r'<link rel="stylesheet" href="([^"]+)"', head)
+    scripts = re.findall(r'<script src="([^"]+)"[^>]* defer', head)
+    first = head.split('<template id="later-scripts">', 1)[0]  # the rest come once it is parsed
+    modules = re.findall(r'<script type="module" src="([^"]+)"', first)
+    imported = ["/static/" + served(app, name) for name in ("common.js", "queue.js", "store.js")]
+    links = re.findall(
+        r"<([^>]+)>; rel=(preload; as=style|preload; as=script|modulepreload)(?:, |$)",
+        page.headers["Link"],
     )
-    links = re.findall(r"<([^>]+)>; rel=preload; as=(style|script)", page.headers["Link"])
-    assert [url for url, _ in links] == waited
-    assert [kind for _, kind in links] == ["style"] + ["script"] * (len(waited) - 1)
+    assert [url for url, _ in links] == styles + scripts + modules + imported
+    kinds = ["preload; as=style", "preload; as=script"] + ["modulepreload"] * (len(links) - 2)
+    assert [kind for _, kind in links] == kinds
     assert ("htmx-loader" in page.headers["Link"]) is not local_only
-    assert all(HASHED.match(url) for url in waited)
+    assert all(HASHED.match(url) for url, _ in links)
     assert "Link" not in fragment.headers  # htmx asked: the files are there already
 
 
@@ -201,6 +218,7 @@ def folders(tmp_path):
     (source / "icons").mkdir(parents=True)
     shutil.copy(STATIC / "app.css", source / "app.css")
     shutil.copy(STATIC / "app.js", source / "app.js")
+    shutil.copy(STATIC / "common.js", source / "common.js")
     shutil.copy(STATIC / "icons" / "icon-180.png", source / "icons" / "icon-180.png")
     (source / "pyodide" / "1.2.3").mkdir(parents=True)
     (source / "pyodide" / "1.2.3" / "runtime.mjs").write_text("export const x = 1;\n" * 500)
@@ -309,3 +327,45 @@ def test_our_scripts_and_styles_go_out_minified_and_vendored_files_as_they_came(
     # The name's hash is the served file's: the build before (its hash of the source) is
     # not taken for this one.
     assert manifest.files["app.js"].digest == _sha((target / "app.js").read_bytes())
+
+
+def test_a_module_imports_the_hashed_names_and_its_own_hash_follows_them(folders):
+    """Our modules import each other by plain relative names; the build writes in the names
+    served, so a changed import is a new importer too (no page runs two releases' modules)."""
+    source, target = folders
+    (source / "words.js").write_text('export const hello = "hello";\n')
+    (source / "page.js").write_text(
+        'import { hello } from "./words.js";\nimport "./common.js";\n'
+        'const later = () => import("./words.js");\nexport { hello, later };\n'
+    )
+    first = assets.build(source, target)
+    words = first.files["words.js"].served
+    page = (target / first.files["page.js"].served).read_text()
+    assert f'from"./{words}"' in page and f'import("./{words}")' in page
+    assert f'import"./{first.files["common.js"].served}"' in page
+    assert (target / "page.js").read_text() == page  # the plain name is the same file
+
+    (source / "words.js").write_text('export const hello = "hallo";\n')
+    second = assets.build(source, target)
+    assert second.files["words.js"].served != words
+    assert second.files["page.js"].served != first.files["page.js"].served
+    assert second.files["page.js"].size == first.files["page.js"].size  # its source unchanged
+    assert second.files["app.css"] == first.files["app.css"]
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        ({"a.js": 'import "./b.js";', "b.js": 'import "./a.js";'}, "a.js -> b.js -> a.js"),
+        ({"a.js": 'import { x } from "./nowhere.js";'}, "a.js imports ./nowhere.js"),
+    ],
+)
+def test_a_circle_of_imports_or_a_missing_one_is_said_and_no_build_is_recorded(
+    folders, files, message
+):
+    source, target = folders
+    for name, text in files.items():
+        (source / name).write_text(text)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        assets.build(source, target)
+    assert not assets.manifest_path(target).exists()

@@ -63,8 +63,9 @@ def test_manifest_speaks_the_pages_language(client):
 
 
 def test_no_script_holds_the_first_paint(client, app):
-    """Every script the parser meets is deferred; the rest stand in an inert template,
-    which static/app.js loads once the page is parsed."""
+    """Every script the parser meets is deferred (htmx) or a module (deferred too, never
+    async); the rest stand in an inert template, which static/app.js loads once the page
+    is parsed."""
     for local_only in (False, True):
         app.config["HTMX_LOCAL_ONLY"] = local_only
         html = client.get("/").text
@@ -73,6 +74,19 @@ def test_no_script_holds_the_first_paint(client, app):
         end = head.index("</template>", start)
         parsed, later = head[:start] + head[end:], head[start:end]
         tags = parsed.split("<script")[1:]
-        assert tags and all(" defer" in t.split(">")[0] for t in tags), tags
+        opening = [t.split(">")[0] for t in tags]
+        assert tags and all(" defer" in t or ' type="module"' in t for t in opening), tags
+        assert not any(" async" in t for t in opening), tags
         assert later.count("<script") >= 4, later
         assert "later-scripts" in (STATIC / "app.js").read_text()
+
+
+def test_the_scripts_share_nothing_through_window():
+    """Our scripts are modules sharing what they share by import (static/common.js): none
+    puts its state on `window` for another to read."""
+    ours = [p for p in STATIC.glob("*.js") if not p.name.endswith(".min.js")]
+    assert len(ours) >= 10
+    for path in ours:
+        text = path.read_text()
+        assert not re.search(r"window\.scorekeeper[A-Za-z]*\s*=", text), path.name
+        assert "document.currentScript" not in text, path.name  # null in a module

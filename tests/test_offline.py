@@ -41,6 +41,22 @@ def test_the_worker_keeps_files_that_exist_and_the_pages_it_names(app, client):
     assert values["CDN"] == f'"{HTMX_CDN_URL}"'
 
 
+def test_the_worker_is_a_module_importing_the_release_handover_by_its_hashed_name(app, client):
+    """The worker decides a release's handover with static/releases.js (unit-tested under
+    Node), imported by the name the build serves it under; the page registers it as a
+    module worker."""
+    source = client.get("/sw.js").text
+    imported = re.findall(r'^import \{[^}]+\} from "([^"]+)";$', source, re.M)
+    assert imported == [static_url(app, "releases.js")]
+    assert re.search(r"\.[0-9a-f]{12}\.js$", imported[0])
+    handover = client.get(imported[0])
+    assert handover.status_code == 200
+    handover.close()
+    offline = client.get(static_url(app, "offline.js"))
+    assert 'type:"module"' in offline.text
+    offline.close()
+
+
 def test_the_release_names_the_worker_and_changes_with_the_setting(app, client):
     release = worker_values(client.get("/sw.js").text)["RELEASE"]
     assert re.fullmatch(r'"[0-9a-f]{16}"', release)  # what the browser gets, hashed

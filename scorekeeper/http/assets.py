@@ -11,6 +11,12 @@ what changed since (a file's size and time tell, its hash confirms), so a fresh 
 serves at once. The
 previous build's hashed files are kept: a page made before a release may still ask them.
 
+Our scripts are ES modules that import each other by relative names (``import { words }
+from "./common.js"``). The build writes each import's hashed name into the importing script
+(``"./common.5e0c…d2.js"``), so the importer's own hash changes with what it imports and a
+page of one release never runs a module of another; a script is built after the scripts it
+imports, and is read again at every build (its imports' names may have changed).
+
 WhiteNoise serves that folder ahead of Flask. It sends the brotli or gzip copy the browser
 accepts (``Vary: Accept-Encoding``), answers a condition with 304, a range with 206, and
 closes its files through the server's file wrapper. A hashed name never changes:
@@ -29,6 +35,7 @@ import gzip
 import hashlib
 import json
 import os
+import posixpath
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -62,18 +69,22 @@ WORTH_IT = 0.95
 BROTLI_LARGE = 4 * 1024 * 1024
 """Past this size brotli's densest level (11) costs a minute a file on a busy machine; level 9
 takes a tenth of it for a copy some 12 % larger (Pyodide's 9.6 MB wasm: 3.1 MB, not 2.7)."""
-FORMAT = 2
-"""The manifest's layout (2: digests of the minified files); another one is built again
-whole."""
+FORMAT = 3
+"""The manifest's layout (3: digests of the minified files, imports rewritten); another one is
+built again whole."""
+IMPORT = re.compile(rb"""(\bfrom\s*|\bimport\s*\(?\s*)(["'])\./([A-Za-z0-9_.-]+\.js)\2""")
+"""A module's import of a script beside it: ``from "./x.js"``, ``import "./x.js"``,
+``import("./x.js")``."""
 PRELOADED = (
     ("app.css", "style"),
     (HTMX_FILE, "script"),
-    ("htmx-loader.js", "script"),
-    ("app.js", "script"),
-    ("outbox.js", "script"),
+    ("htmx-loader.js", "module"),
+    ("app.js", "module"),
+    ("outbox.js", "module"),
 )
 """What every page (templates/base.html) waits for before it is usable, in its order: its
-style and its deferred scripts (htmx-loader.js only where the CDN may be asked)."""
+style, htmx (a deferred script) and our modules (htmx-loader.js only where the CDN may be
+asked); the modules these import follow them in the header."""
 
 
 @dataclass
@@ -140,6 +151,57 @@ def minified(data: bytes, name: str) -> bytes:
     if suffix == ".js":
         return rjsmin.jsmin(data, keep_bang_comments=True)
     return rcssmin.cssmin(data, keep_bang_comments=True)
+
+
+def is_module_source(name: str) -> bool:
+    """Return whether a static file is one of our scripts (not vendored): a module whose
+    imports the build rewrites."""
+    path = Path(name)
+    return path.suffix == ".js" and ".min." not in path.name and not VERSIONED.search(name)
+
+
+def imports(data: bytes, name: str) -> list[str]:
+    """Return the static files a script imports by relative name, as names under static/."""
+    folder = posixpath.dirname(name)
+    return [posixpath.join(folder, found.group(3).decode()) for found in IMPORT.finditer(data)]
+
+
+def with_hashed_imports(data: bytes, name: str, served: Mapping[str, str]) -> bytes:
+    """Return a script whose relative imports name the files they import as served."""
+    folder = posixpath.dirname(name)
+
+    def hashed(found: re.Match[bytes]) -> bytes:
+        imported = posixpath.join(folder, found.group(3).decode())
+        if imported not in served:
+            raise ValueError(f"{name} imports ./{found.group(3).decode()}, which static/ lacks")
+        base = posixpath.basename(served[imported]).encode()
+        return found.group(1) + found.group(2) + b"./" + base + found.group(2)
+
+    return IMPORT.sub(hashed, data)
+
+
+def in_import_order(source: Path, names: list[str]) -> list[str]:
+    """Return the static files' names with every script after the scripts it imports."""
+    ordered: list[str] = []
+    placed: set[str] = set()
+
+    def place(name: str, importers: tuple[str, ...]) -> None:
+        if name in placed:
+            return
+        if name in importers:
+            cycle = " -> ".join((*importers[importers.index(name) :], name))
+            raise ValueError(f"Scripts import each other in a circle: {cycle}")
+        if is_module_source(name) and name in known:
+            for imported in imports((source / name).read_bytes(), name):
+                if imported in known:
+                    place(imported, (*importers, name))
+        placed.add(name)
+        ordered.append(name)
+
+    known = set(names)
+    for name in names:
+        place(name, ())
+    return ordered
 
 
 def compressed(data: bytes, name: str) -> dict[str, bytes]:
@@ -229,17 +291,24 @@ def build(source: Path, target: Path) -> Manifest:
         fcntl.flock(lock, fcntl.LOCK_EX)
         old = _load(target)
         files: dict[str, Entry] = {}
-        for name, stat in sources(source):
+        stats = dict(sources(source))
+        served: dict[str, str] = {}
+        for name in in_import_order(source, list(stats)):
+            stat = stats[name]
             entry = old.files.get(name)
             unchanged = entry and (entry.size, entry.mtime_ns) == (stat.st_size, stat.st_mtime_ns)
-            if entry and unchanged and _present(target, name, entry):
+            if entry and unchanged and not is_module_source(name) and _present(target, name, entry):
                 files[name] = entry
+                served[name] = entry.served
                 continue
             data = minified((source / name).read_bytes(), name)
+            if is_module_source(name):
+                data = with_hashed_imports(data, name, served)
             digest = hashlib.sha256(data).hexdigest()
             if not (entry and entry.digest == digest and _present(target, name, entry)):
                 entry = _built(source, target, name, data, digest)
             files[name] = Entry(entry.digest, entry.served, stat.st_size, stat.st_mtime_ns)
+            served[name] = entry.served
         manifest = Manifest(files=files, previous=_previous(old, files))
         _prune(target, manifest)
         if manifest != old:
@@ -298,12 +367,29 @@ def preload_links(app: Flask, script_root: str) -> str:
     if key not in kept:
         served = manifest_of(app).served()
         prefix = script_root + (app.static_url_path or "/static").rstrip("/") + "/"
+        files = [(n, kind) for n, kind in PRELOADED if not (local_only and n == "htmx-loader.js")]
+        modules = [name for name, kind in files if kind == "module"]
+        files += [(name, "module") for name in imported_by(built_folder(app), modules)]
         kept[key] = ", ".join(
-            f"<{prefix}{served.get(name, name)}>; rel=preload; as={kind}"
-            for name, kind in PRELOADED
-            if not (local_only and name == "htmx-loader.js")
+            f"<{prefix}{served.get(name, name)}>; "
+            + ("rel=modulepreload" if kind == "module" else f"rel=preload; as={kind}")
+            for name, kind in files
         )
     return kept[key]
+
+
+def imported_by(target: Path, modules: list[str]) -> list[str]:
+    """Return what these built modules import, and what that imports, each once, in the order
+    found (a module preloaded in a ``Link`` header does not wait for its importer)."""
+    found: list[str] = []
+    waiting = list(modules)
+    while waiting:
+        for name in imports((target / waiting.pop(0)).read_bytes(), ""):
+            plain = HASHED.sub(r"\1", name)
+            if plain not in modules and plain not in found:
+                found.append(plain)
+                waiting.append(plain)
+    return found
 
 
 def _preload(response: Response) -> Response:

@@ -16,8 +16,9 @@
    A new release is a new worker: it takes over at once (skipWaiting, clients.claim) and
    drops the old shell. The pages kept and the deals kept on the phone are not touched.
    The static files have content-hashed names (scorekeeper/http/assets.py): a new release's
-   changed file is a new address, so no phone keeps an old script under a new page. */
-"use strict";
+   changed file is a new address, so no phone keeps an old script under a new page.
+   A module worker: what it decides of a release's handover is static/releases.js. */
+import { currentNames, isHashed, markedCopy, sameFile as currentOf, staleCaches } from {{ url_for('static', filename='releases.js')|tojson }};
 
 var RELEASE = {{ release|tojson }};
 var SHELL = {{ shell|tojson }};
@@ -35,17 +36,15 @@ var KEPT_AT = "X-Kept-At";
 
 function fresh(url) { return new Request(url, { cache: "reload", credentials: "same-origin" }); }
 
-/* A static file's hashed name (app.3f2a9b1c04d5.css) names one content forever: the copy
-   the page just got is that content, so the browser's own cache may give it. */
-var HASHED = /\.[0-9a-f]{12}(?=(\.[^./]+)?$)/;
+/* A static file's hashed name names one content forever: the copy the page just got is
+   that content, so the browser's own cache may give it. */
 function shellRequest(url) {
-  return HASHED.test(url) ? new Request(url, { credentials: "same-origin" }) : fresh(url);
+  return isHashed(url) ? new Request(url, { credentials: "same-origin" }) : fresh(url);
 }
 
-/* This release's address of each shell file, by its name without the hash: a page kept
-   from an earlier release names that release's files, and gets this one's instead. */
-var CURRENT = {};
-SHELL.forEach(function (url) { CURRENT[url.replace(HASHED, "")] = url; });
+/* This release's address of each shell file: a page kept from an earlier release names
+   that release's files, and gets this one's instead. */
+var CURRENT = currentNames(SHELL);
 
 self.addEventListener("install", function (event) {
   event.waitUntil(Promise.all([
@@ -72,10 +71,9 @@ function preloadPages() {
 
 self.addEventListener("activate", function (event) {
   event.waitUntil(Promise.all([preloadPages(), caches.keys().then(function (names) {
-    return Promise.all(names.filter(function (name) {
-      return (name.indexOf("shell-") === 0 && name !== SHELL_CACHE) ||
-        (name.indexOf("runtime-") === 0 && name !== RUNTIME_CACHE);
-    }).map(function (name) { return caches.delete(name); }));
+    return Promise.all(staleCaches(names, SHELL_CACHE, RUNTIME_CACHE).map(function (name) {
+      return caches.delete(name);
+    }));
   })]).then(function () { return self.clients.claim(); }));
 });
 
@@ -98,7 +96,7 @@ function copyOf(request) {
     if (!kept) { return null; }
     return kept.text().then(function (html) {
       var at = kept.headers.get(KEPT_AT) || "";
-      var marked = html.replace(/<html\b/i, '<html data-offline-copy="' + at + '"');
+      var marked = markedCopy(html, at);
       return new Response(marked, { status: 200, statusText: "OK", headers: kept.headers });
     });
   });
@@ -162,9 +160,8 @@ function shellFile(request) {
 }
 
 function sameFile(cache, request) {
-  var path = new URL(request.url).pathname;
-  var now = CURRENT[path.replace(HASHED, "")];
-  if (!now || now === path) { return Promise.resolve(null); }
+  var now = currentOf(CURRENT, new URL(request.url).pathname);
+  if (!now) { return Promise.resolve(null); }
   return cache.match(now, { ignoreVary: true }).then(function (kept) { return kept || null; });
 }
 

@@ -29,8 +29,18 @@ def engine_on(live_app):
     live_app.config["PHONE_ENGINE"] = False
 
 
+PHONE_MODULE = """document.querySelector('script[type=module][src*="/phone."]').src"""
+"""The address of static/phone.js as the page imported it: importing it again gives that very
+module, and the engine it exports."""
+READY = """async () => {
+    const script = document.querySelector('script[type=module][src*="/phone."]');
+    return Boolean(script) && (await import(script.src)).phone.ready();
+}"""
+"""True once the engine is ready on the page: its module loaded, the worker started."""
+
+
 def engine_ready(page):
-    until(page, "!!(window.scorekeeperPhone && window.scorekeeperPhone.ready())", READY_WITHIN)
+    until(page, READY, READY_WITHIN)
 
 
 def preview_html(page):
@@ -48,16 +58,18 @@ def phone_render(page):
     """Return the phone's preview of the form's fields as they are, as the page writes it."""
     return normal(
         page.evaluate(
-            """async () => {
+            """async (module) => {
                 const taps = [];
                 new FormData(document.getElementById("deal-form")).forEach((value, name) => {
                     if (name !== "csrf_token") { taps.push([name, value]); }
                 });
-                const answer = await window.scorekeeperPhone.call(
+                const { phone } = await import(module);
+                const answer = await phone.call(
                     "preview", [document.getElementById("outbox").dataset.game, "[]",
                                 JSON.stringify(taps)]);
-                return window.scorekeeperPhone.render(JSON.parse(answer));
-            }"""
+                return phone.render(JSON.parse(answer));
+            }""",
+            page.evaluate(PHONE_MODULE),
         )
     )
 
@@ -104,18 +116,19 @@ def as_the_browser_writes(page, html):
 def worker_preview(page, game_id, kept, taps):
     """Return the phone's preview, as the page shows it, for these taps after `kept`."""
     return page.evaluate(
-        """async ([id, kept, taps]) => {
-            const answer = await window.scorekeeperPhone.call("preview", [id, kept, taps]);
-            return window.scorekeeperPhone.render(JSON.parse(answer));
+        """async ([module, id, kept, taps]) => {
+            const { phone } = await import(module);
+            const answer = await phone.call("preview", [id, kept, taps]);
+            return phone.render(JSON.parse(answer));
         }""",
-        [game_id, json.dumps(kept), json.dumps(taps)],
+        [page.evaluate(PHONE_MODULE), game_id, json.dumps(kept), json.dumps(taps)],
     )
 
 
 def worker_play(page, game_id, kept):
     answer = page.evaluate(
-        "([id, kept]) => window.scorekeeperPhone.call('play', [id, kept])",
-        [game_id, json.dumps(kept)],
+        "async ([module, id, kept]) => (await import(module)).phone.call('play', [id, kept])",
+        [page.evaluate(PHONE_MODULE), game_id, json.dumps(kept)],
     )
     return json.loads(answer)
 
@@ -145,9 +158,9 @@ def test_every_worked_game_played_offline_from_its_first_deal_then_synced(
         game_id = url.rsplit("/", 1)[1]
         # The phone has the game as it started (its export), then loses the network.
         editor.evaluate(
-            """async (url) => window.scorekeeperPhone.call(
+            """async ([module, url]) => (await import(module)).phone.call(
                 "load", [await (await fetch(url + "/export.json")).text()])""",
-            url,
+            [editor.evaluate(PHONE_MODULE), url],
         )
         played.append((example, client, url, game_id))
     phone.set_offline(True)
