@@ -11,7 +11,7 @@ after the deals kept on the phone.
 
 The form's fields are read as scorekeeper/web/forms.py's deal form reads them (one control
 per entry field the ruleset describes, named like it); the sides and their labels come from
-here for both (`scoring_sides`).
+the engine for both (`engine.scoring_sides`).
 """
 
 from __future__ import annotations
@@ -24,39 +24,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper import engine
-from scorekeeper.engine import FieldKind, Message, Suit
+from scorekeeper.engine import (
+    FieldKind,
+    Message,
+    Suit,
+    house_rule_text,
+    scoring_sides,
+)
 
 NONE = "none"
 """The form value of a blank choice (no partner, not in play, a pass, a tie)."""
 SUITS = tuple(str(suit) for suit in Suit)
 Taps = Mapping[str, Sequence[str]]
 """A form's fields as posted: each name with its values, in order."""
-
-
-def team_label(names: Iterable[str]) -> str:
-    """Return a team for people by its players: "Ann & Di", "Ann, Cy & Ed"."""
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " & " + names[-1]
-
-
-def scoring_sides(config: engine.GameConfig) -> list[tuple[str, tuple[int, ...]]]:
-    """Return the sides that keep a score as (label, seats): teams, else each player."""
-    teams = config.ruleset.teams(config)
-    if teams is None:
-        return [(name, (seat,)) for seat, name in enumerate(config.players)]
-    return [(team_label(config.players[s] for s in team), tuple(team)) for team in teams]
-
-
-def full_ranks(deck: Iterable[engine.Card]) -> list[str]:
-    """Return the ranks of the deck found in every suit, in the deck's order (A K Q …)."""
-    suits_of: dict[str, set[Any]] = {}
-    for card in deck:
-        if card.rank is not None:
-            suits_of.setdefault(str(card.rank), set()).add(card.suit)
-    order = [str(rank) for rank in engine.Rank]
-    return [rank for rank in order if len(suits_of.get(rank, ())) == len(SUITS)]
 
 
 # --- the page's language -------------------------------------------------------------------
@@ -520,13 +500,6 @@ def setup_of(taps: Taps) -> dict[str, Any]:
         "target": target,
         "house_rules": house_rules,
     }
-
-
-def house_rule_text(value: object) -> str:
-    """Return a house rule's value as the new-game form sends it (booleans as true/false)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def _after(game: KeptGame, kept: Sequence[Taps]) -> engine.GameState | None:

@@ -1,6 +1,6 @@
 """The rules engine: pure Python, standard library only, immutable values throughout."""
 
-from scorekeeper.engine.cards import JOKER, Card, Rank, Suit
+from scorekeeper.engine.cards import JOKER, Card, Rank, Suit, full_ranks
 from scorekeeper.engine.describe import (
     CalledPoint,
     CardValue,
@@ -41,8 +41,9 @@ from scorekeeper.engine.results import (
     HouseRule,
     Outcome,
     Status,
+    house_rule_text,
 )
-from scorekeeper.engine.ruleset import GameConfig, Ruleset
+from scorekeeper.engine.ruleset import GameConfig, Ruleset, scoring_sides, team_label
 from scorekeeper.engine.rulesets import get_ruleset
 from scorekeeper.engine.standin import stand_in_deal
 
@@ -89,7 +90,9 @@ __all__ = [
     "english_and",
     "explain_deal",
     "freeze",
+    "full_ranks",
     "get_ruleset",
+    "house_rule_text",
     "msg",
     "name_problem",
     "new_game",
@@ -99,6 +102,8 @@ __all__ = [
     "replay",
     "resume",
     "rulesets",
+    "scoring_sides",
     "stand_in_deal",
+    "team_label",
     "thaw",
 ]

@@ -1,7 +1,7 @@
 """Suits, ranks and cards, written as docs/rules.md writes them (`AS`, `10H`, `JOKER`), and
 what each card counts towards Game."""
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -178,3 +178,13 @@ def game_value(card: Card) -> int:
     if card.rank is None:
         return JOKER_GAME_VALUE
     return GAME_VALUES.get(card.rank, 0)
+
+
+def full_ranks(deck: Iterable[Card]) -> list[str]:
+    """Return the ranks of the deck found in every suit, in the deck's order (A K Q …)."""
+    suits_of: dict[str, set[Suit | None]] = {}
+    for card in deck:
+        if card.rank is not None:
+            suits_of.setdefault(str(card.rank), set()).add(card.suit)
+    order = [str(rank) for rank in Rank]
+    return [rank for rank in order if len(suits_of.get(rank, ())) == len(Suit)]

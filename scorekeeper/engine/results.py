@@ -188,3 +188,10 @@ class DealResult:
             scores=tuple(doc["scores"]),
             detail=freeze({k: v for k, v in doc.items() if k not in CORE_FIELDS}),
         )
+
+
+def house_rule_text(value: object) -> str:
+    """Return a house rule's value as the new-game form sends it (booleans as true/false)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

@@ -1,7 +1,7 @@
 """The interface every ruleset implements, and the configuration a game is started with."""
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -209,3 +209,22 @@ class Ruleset(ABC):
     def seat_tags(self, config: GameConfig, result: DealResult) -> tuple[frozenset[str], ...]:
         """Return each seat's statistics tags for the deal (see `statistics`)."""
         return tuple(frozenset() for _ in range(config.seats))
+
+
+def team_label(names: Iterable[str]) -> str:
+    """Return a team for people by its players: "Ann & Di", "Ann, Cy & Ed"."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " & " + names[-1]
+
+
+def scoring_sides(config: GameConfig) -> list[tuple[str, tuple[int, ...]]]:
+    """Return the sides that keep a score as (label, seats): teams, else each player.
+
+    The deal form, the game page and the phone's worker all label the sides by this.
+    """
+    teams = config.ruleset.teams(config)
+    if teams is None:
+        return [(name, (seat,)) for seat, name in enumerate(config.players)]
+    return [(team_label(config.players[s] for s in team), tuple(team)) for team in teams]

@@ -32,9 +32,8 @@ from wtforms.utils import unset_value
 from wtforms.validators import InputRequired, Length, Optional
 
 from scorekeeper import engine
-from scorekeeper.engine import FieldKind, Suit
+from scorekeeper.engine import FieldKind, Suit, full_ranks, scoring_sides
 from scorekeeper.http import params
-from scorekeeper.phone import full_ranks, scoring_sides
 from scorekeeper.web.i18n import translate
 
 SUITS = tuple(str(suit) for suit in Suit)

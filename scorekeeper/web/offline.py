@@ -23,9 +23,9 @@ from flask_wtf.csrf import generate_csrf as csrf_token
 from markupsafe import Markup
 
 from scorekeeper import engine
+from scorekeeper.engine import house_rule_text
 from scorekeeper.http import assets
 from scorekeeper.http.security import HTMX_CDN_URL
-from scorekeeper.phone import house_rule_text
 from scorekeeper.web.forms import deal_form
 from scorekeeper.web.game_page import turn
 
