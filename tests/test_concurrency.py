@@ -308,8 +308,8 @@ def test_malformed_bodies_get_the_json_error_over_http(server):
         assert answer in (404, 405)
 
 
-def test_deals_saved_at_once_at_one_tables_games_keep_the_regulars_totals(server, database):
-    """Every game of a table adds to the same regulars' totals: none waits forever, none is lost."""
+def table_of_four_games(server: Server) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Make a table of FIVE and four games of it, each with its own first dealer."""
     status, table = server.request("POST", "/api/v1/tables", {"name": "Club", "players": FIVE})
     assert status == 201, table
     games = []
@@ -322,6 +322,12 @@ def test_deals_saved_at_once_at_one_tables_games_keep_the_regulars_totals(server
         )
         assert status == 201, game
         games.append(game)
+    return table, games
+
+
+def test_deals_saved_at_once_at_one_tables_games_keep_the_regulars_totals(server, database):
+    """Every game of a table adds to the same regulars' totals: none waits forever, none is lost."""
+    table, games = table_of_four_games(server)
     for _ in range(3):
         calls = [
             lambda game=game, seat=seat: server.post(game, sweep(seat, (seat + 1) % 5))
@@ -353,18 +359,7 @@ def test_deals_saved_at_once_at_one_tables_games_keep_the_regulars_totals(server
 def test_games_ending_at_once_at_one_table_keep_the_regulars_streaks(server, database):
     """Games of one table finishing together each renumber their regulars' streaks in turn:
     the kept results and game totals are what the games themselves say."""
-    status, table = server.request("POST", "/api/v1/tables", {"name": "Club", "players": FIVE})
-    assert status == 201, table
-    games = []
-    for first_dealer in range(4):
-        status, game = server.request(
-            "POST",
-            f"/api/v1/tables/{table['id']}/games",
-            {"ruleset": "five-handed-schmier", "players": FIVE, "first_dealer": first_dealer},
-            token=table["edit_token"],
-        )
-        assert status == 201, game
-        games.append(game)
+    table, games = table_of_four_games(server)
     for _ in range(4):  # the fourth sweep takes every game past its target, all at once
         calls = [
             lambda game=game, seat=seat: server.post(game, sweep(seat % 2, 2 + seat % 3))
