@@ -136,10 +136,12 @@ $(NGINX):
 test: install-test browser nginx test-js
 	$(BIN)/python -m pytest
 
-# The quick loop: every test that needs no browser and starts no server (tests/conftest.py
-# marks them), a couple of minutes on two cores.
+# The quick loop, under two minutes on two cores: every test that needs no browser and no
+# server (no gunicorn, nginx or PostgreSQL: tests/conftest.py marks them), on SQLite, in two
+# processes (pytest-xdist), each property test trying a tenth of its examples
+# (tests/quick.py). `make test` runs everything, in full.
 test-quick: install-test test-js
-	$(BIN)/python -m pytest -q -m "not browser and not server"
+	SCOREKEEPER_QUICK=1 $(BIN)/python -m pytest -q -n 2 -m "not browser and not server and not postgres"
 
 # The browser's scripts' tools (package.json, locked in package-lock.json: TypeScript's
 # checker, fake-indexeddb), installed from the npm registry as locked. Nothing of it is served.

@@ -22,10 +22,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 from sqlalchemy import make_url
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from tests.quick import QUICK
+
+# Property tests that name no number of examples try Hypothesis's default (100), or ten in
+# the quick loop (the others ask tests/quick.py).
+settings.register_profile("quick", max_examples=10)
+if QUICK:
+    settings.load_profile("quick")
 
 POSTGRES_URL = os.environ.get(
     "SCOREKEEPER_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test"

@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 from scorekeeper.extensions import db
 from scorekeeper.store.models import Change, Deal, Game, Player
 from tests.conftest import EXAMPLE_DEAL
+from tests.quick import examples
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -778,7 +779,7 @@ VALUES = st.one_of(
 
 @sqlite_only
 @settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -6,6 +6,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.quick import examples
+
 BACKENDS = ("sqlite", "postgresql")
 
 GAMES = json.loads((Path(__file__).parent / "data" / "five-handed-games.json").read_text())
@@ -153,7 +155,7 @@ ALL_DEALS = [deal for game in GAMES for deal in game["deals"]]
 
 
 @settings(
-    max_examples=8,
+    max_examples=examples(8),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

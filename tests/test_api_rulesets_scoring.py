@@ -14,6 +14,7 @@ import pytest
 
 from scorekeeper import engine
 from tests.conftest import BOTH
+from tests.quick import examples
 from tests.rulesets_scorer import (
     NAMES,
     RULESETS,
@@ -27,9 +28,9 @@ from tests.rulesets_scorer import (
 )
 
 BACKENDS = BOTH
-GAMES = 6
+GAMES = examples(6)
 CORRECTED_GAMES = 8  # with these seeds every ruleset meets a 409 conflict
-ENGINE_GAMES = 100
+ENGINE_GAMES = examples(100)
 """Games per ruleset (and per database, through the API); the engine alone plays many more."""
 MOST_DEALS = 60
 

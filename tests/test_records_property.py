@@ -32,6 +32,7 @@ from scorekeeper.store.models import (
     TableEnding,
 )
 from tests.conftest import BOTH
+from tests.quick import examples
 
 BACKENDS = BOTH
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Anne", "Flo"]
@@ -169,7 +170,7 @@ def apply(table_id: str, action: str, pick: int) -> None:
 
 
 @settings(
-    max_examples=12,
+    max_examples=examples(12),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

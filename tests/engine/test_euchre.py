@@ -36,6 +36,7 @@ from scorekeeper.engine.describe import FieldKind, Role, SideKind
 from scorekeeper.engine.results import DealKind, DecidedBy, Status
 from scorekeeper.engine.ruleset import GameConfig
 from scorekeeper.engine.rulesets.euchre import DECK, TRUMP_ORDER, FiveHandedEuchre
+from tests.quick import examples
 
 RULES = FiveHandedEuchre()
 PLAYERS = ("Ann", "Bob", "Cy", "Di", "Ed")
@@ -48,7 +49,9 @@ GAMES = [
     )
     if game["ruleset"] == "five-handed-euchre"
 ]
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def table(first_dealer: int = 0, target: int = 10) -> GameConfig:
@@ -798,7 +801,7 @@ def test_a_deal_scores_what_rules_md_says(raw):
         assert total == 2 * len(result.bidders)
 
 
-@settings(SETTINGS, max_examples=60)
+@settings(SETTINGS, max_examples=examples(60))
 @given(raws=st.lists(entries(), min_size=1, max_size=25), dealer=st.integers(0, 4))
 def test_replay_is_deterministic_and_dealers_go_round(raws, dealer):
     config = table(first_dealer=dealer)
@@ -813,7 +816,7 @@ def test_replay_is_deterministic_and_dealers_go_round(raws, dealer):
     assert not any(finished[:-1])
 
 
-@settings(SETTINGS, max_examples=60)
+@settings(SETTINGS, max_examples=examples(60))
 @given(
     raws=st.lists(entries(), min_size=1, max_size=12),
     replacement=entries(),

@@ -31,6 +31,7 @@ from scorekeeper.engine import (
 from scorekeeper.engine.describe import FieldKind, SideKind
 from scorekeeper.engine.results import DealKind, DecidedBy, Status
 from scorekeeper.engine.ruleset import GameConfig
+from tests.quick import examples
 
 NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
 SEATS = {"euchre": 4, "two-handed-euchre": 2, "three-handed-euchre": 3, "six-handed-euchre": 6}
@@ -40,7 +41,9 @@ INDIVIDUAL = ("two-handed-euchre", "three-handed-euchre")
 GAMES = json.loads(
     (Path(__file__).parents[1] / "data" / "euchre-family-games.json").read_text("utf-8")
 )
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def table(ruleset: str, target: int | None = None, **house_rules: object) -> GameConfig:

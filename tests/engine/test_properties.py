@@ -25,6 +25,7 @@ from scorekeeper.engine import (
     replay,
     resume,
 )
+from tests.quick import examples
 
 from .builders import config
 
@@ -36,8 +37,10 @@ CALLABLE = tuple(f"{rank}{suit}" for rank in RANKS for suit in SUITS)
 POINTS = ("high", "low", "jack", "off_jack", "joker")
 PACK = 81
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-GAME_SETTINGS = settings(SETTINGS, max_examples=100)
+SETTINGS = settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+GAME_SETTINGS = settings(SETTINGS, max_examples=examples(100))
 """Whole games cost more to draw: fewer of them."""
 
 
