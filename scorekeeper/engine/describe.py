@@ -112,6 +112,19 @@ def add_up(values: Sequence[CardValue], taken: Mapping[Card, int], sides: int) -
 
 
 @dataclass(frozen=True, slots=True)
+class DealerPlays:
+    """What an auction in which everyone passed decides, where the dealer must then play:
+    the dealer is the bidder, at a set bid. A form may choose both for the scorekeeper."""
+
+    bidder: str
+    """The seat field naming the bidder, which becomes the dealer."""
+    bid: str
+    """The bid field."""
+    value: Any
+    """The bid the dealer plays at."""
+
+
+@dataclass(frozen=True, slots=True)
 class EntryField:
     """One field of a deal entry, as the API names it."""
 
@@ -143,6 +156,10 @@ class EntryField:
     card_values: tuple[CardValue, ...] = ()
     """For counts of captured cards: every card of the deck that counts, with its value, in
     the deck's order, so a counter can add up the cards each side took (see `add_up`)."""
+    names: str | None = None
+    """For an auction: the seat field its last bid names (the bidder)."""
+    dealer_plays: DealerPlays | None = None
+    """For an auction whose blank is played (everyone passed): the bidder and bid it decides."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ from scorekeeper.engine.rulesets.shmear import (
     ShmearKitty,
     ShmearPartners,
 )
+from tests.quick import examples
 
 SHMEAR = Shmear()
 HIGH_LOW = ShmearHighLow()
@@ -916,6 +917,14 @@ def test_a_moon_refusal_says_why_in_words():
     ]
 
 
+def test_a_moon_refusal_says_the_score_below_0():
+    config = table(SHMEAR, negative_scores=True)
+    problems = refused(config, {**PLAY, "bid": "moon"}, (3, -2, 3, 0)).problems
+    assert [str(m) for m in problems["bid"]] == [
+        "Only a player with a score of at least 1 may bid the moon, and Bob has -2."
+    ]
+
+
 @pytest.mark.parametrize(
     ("raw", "fields"),
     [
@@ -1474,7 +1483,9 @@ def test_engine_reaches_the_worked_games_outcome(game):
 
 # -- properties -----------------------------------------------------------------------------
 
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @st.composite
@@ -1655,3 +1666,41 @@ def test_smucks_count_the_contracts_each_side_lost(game):
             for seat in result.bidders:
                 expected[seat] += 1
     assert list(rules.smucks(config, results)) == expected
+
+
+@pytest.mark.parametrize("rules", FAMILY, ids=lambda r: r.id)
+@pytest.mark.parametrize("dealer", [0, 3])
+def test_the_auctions_description_of_everyone_passing_is_what_the_rules_score(rules, dealer):
+    """A form fills in the bidder and bid the description says an all-pass auction decides:
+    they are the ones the rules accept, and score as the all-pass auction alone."""
+    config = table(rules)
+    auction = next(f for f in rules.entry_fields(config) if f.kind == FieldKind.AUCTION)
+    plays = auction.dealer_plays
+    assert plays is not None and auction.blank is not None
+    hand = {k: v for k, v in PLAY.items() if k not in ("bidder", "bid")}
+    if rules is PARTNERS:
+        hand["game"] = 0
+    alone = score(config, {**hand, "auction": [None] * 4}, dealer=dealer)
+    filled = {**hand, "auction": [None] * 4, plays.bidder: dealer, plays.bid: plays.value}
+    assert score(config, filled, dealer=dealer).deltas == alone.deltas
+    other = {**filled, plays.bidder: (dealer + 1) % 4}
+    assert plays.bidder in refused(config, other, dealer=dealer).problems
+
+
+def test_an_auction_names_a_seat_field_and_only_one_whose_blank_is_played_a_dealers_play():
+    """Every ruleset: what an auction describes (the seat its last bid names, what everyone
+    passing decides) names fields of that ruleset's entry of the right kind."""
+    from scorekeeper.engine.rulesets import RULESETS
+
+    for ruleset in RULESETS:
+        config = table(ruleset, seats=ruleset.min_players)  # type: ignore[arg-type]
+        fields = {f.name: f for f in ruleset.entry_fields(config)}
+        for field in fields.values():
+            if field.kind == FieldKind.AUCTION:
+                assert field.names is not None and fields[field.names].kind == FieldKind.SEAT
+            else:
+                assert field.names is None
+            if field.dealer_plays is not None:
+                plays = field.dealer_plays
+                assert field.kind == FieldKind.AUCTION and field.blank is not None
+                assert plays.bidder == field.names and fields[plays.bid].kind == FieldKind.BID

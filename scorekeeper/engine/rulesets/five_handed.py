@@ -243,6 +243,7 @@ class FiveHandedSchmier(Ruleset):
                 ),
                 choices=bids,
                 advanced=True,
+                names="bidder",
             ),
             EntryField("bidder", FieldKind.SEAT, msg("Bidder")),
             EntryField("bid", FieldKind.BID, msg("Bid"), choices=bids),

@@ -14,6 +14,7 @@ from typing import Any
 from scorekeeper.engine.cards import GAME_VALUES, Card, Rank, Suit, game_value
 from scorekeeper.engine.describe import (
     Choice,
+    DealerPlays,
     EntryField,
     FieldKind,
     PlayerExtra,
@@ -389,6 +390,8 @@ class ShmearFamily(Ruleset):
                 choices=bids,
                 blank=msg("Everyone passed: the dealer plays at %(bid)s", bid=FORCED_BID),
                 advanced=True,
+                names="bidder",
+                dealer_plays=DealerPlays("bidder", "bid", FORCED_BID),
             ),
             EntryField(
                 "bidder",
@@ -480,7 +483,7 @@ class ShmearFamily(Ruleset):
         bidder, bid = self._contract(config, dealer, raw, resolved, problems)
         if bid == MOON and bidder is not None and scores[bidder] < 1:
             # The score before the hand decides who may shoot the moon.
-            self._refuse_moon(config, bidder, resolved, problems)
+            self._refuse_moon(config, bidder, scores[bidder], resolved, problems)
         trump = suit_of(raw, problems)
         seats = config.seats
         high = seat_of(
@@ -549,14 +552,21 @@ class ShmearFamily(Ruleset):
         )
 
     def _refuse_moon(
-        self, config: GameConfig, bidder: int, resolved: Auction | None, problems: Problems
+        self,
+        config: GameConfig,
+        bidder: int,
+        score: int,
+        resolved: Auction | None,
+        problems: Problems,
     ) -> None:
-        """Note that a side with a score of 0 may not bid the moon."""
+        """Note that a side with a score below 1 may not bid the moon, saying the score it has
+        (below 0 where the house rule lets scores go there)."""
         side = self.score_sides(config)[self.side_index(config, bidder)]
         refusal = msg(
-            "Only %(who)s with a score of at least 1 may bid the moon, and %(side)s has 0.",
+            "Only %(who)s with a score of at least 1 may bid the moon, and %(side)s has %(score)s.",
             who=self.score_words(config),
             side=self.side_words(config, side),
+            score=score,
         )
         problems.add("bid", refusal)
         if resolved is not None and resolved.bid == MOON:

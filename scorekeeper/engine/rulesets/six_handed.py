@@ -274,6 +274,7 @@ class SixHandedSchmier(Ruleset):
                 msg("What each player said, from the dealer's left: a bid of 3 to 6, or pass."),
                 choices=bid_choices,
                 advanced=True,
+                names="bidder",
             ),
             EntryField(
                 "thrown_in",
