@@ -56,7 +56,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 def register_extensions(app: Flask) -> None:
     """Bind the extension objects to this app."""
     from scorekeeper.http import cache as cache_module
-    from scorekeeper.http import languages
+    from scorekeeper.http import languages, sessions
     from scorekeeper.store import (
         models,  # noqa: F401  (models must be known to migrations)
         postgresql,
@@ -65,6 +65,7 @@ def register_extensions(app: Flask) -> None:
     )
     from scorekeeper.web import i18n
 
+    sessions.init_app(app)
     db.init_app(app)
     sqlite.init_app(app)
     postgresql.init_app(app)
@@ -75,6 +76,7 @@ def register_extensions(app: Flask) -> None:
     i18n.init_app(app)
     limiter.init_app(app)
     cache.init_app(app)
+    cache_module.init_app(app)  # before Flask-Compress: its conditional pass runs after it
     # Public answers keep their compressed copies with the pages (scorekeeper/http/cache.py).
     app.config.setdefault("COMPRESS_CACHE_KEY", cache_module.compressed_key)
     app.config.setdefault("COMPRESS_CACHE_BACKEND", cache_module.CompressedCopies)

@@ -22,6 +22,10 @@ DEFAULTS: dict[str, Any] = {
     # The release the service worker is named after (scorekeeper/web/offline.py); None: a
     # hash of the static files and templates, so every change to them is a new release.
     "RELEASE": None,
+    # What the service worker keeps of the pages opened (templates/offline/sw.js): at most
+    # this many (besides the pages kept from the start), none older than this many days.
+    "OFFLINE_PAGES_MAX": 60,
+    "OFFLINE_PAGES_DAYS": 30,
     # The static folder (None: static/ of the checkout), and where its files are built as
     # served (scorekeeper/http/assets.py; None: build/static/ beside the static folder).
     "STATIC_FOLDER": None,
@@ -60,6 +64,8 @@ DEFAULTS: dict[str, Any] = {
     "COMPRESS_STREAMS": False,
     "COMPRESS_LEVEL": 5,
     "COMPRESS_BR_LEVEL": 5,
+    # Conditional requests are answered once, after compression (scorekeeper/http/cache.py).
+    "COMPRESS_EVALUATE_CONDITIONAL_REQUEST": False,
 }
 """Every setting's default; ``FLASK_``-prefixed environment variables override them."""
 

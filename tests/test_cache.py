@@ -76,6 +76,32 @@ def test_the_big_screen_and_the_api_document_are_public_and_revalidated(app, api
         assert unchanged.status_code == 304, address
 
 
+def test_a_public_read_without_a_cookie_opens_no_session(app, api, monkeypatch):
+    """The viewer's page, its poll and the API document: no cookie sent, none read or set."""
+    game = play(api, 1)
+    viewer = app.test_client()
+    page = viewer.get(f"/games/{game['id']}")
+    etag = re.search(r"If-None-Match&#34;: &#34;\\&#34;([^\\]+)\\&#34;", page.text).group(1)
+    opened = []
+    interface = app.session_interface
+    signing = interface.get_signing_serializer
+    monkeypatch.setattr(
+        interface, "get_signing_serializer", lambda a: opened.append(1) or signing(a)
+    )
+    answers = [
+        viewer.get(f"/games/{game['id']}"),
+        viewer.get(f"/games/{game['id']}/live", headers={**HX, "If-None-Match": f'"{etag}"'}),
+        viewer.get(f"/games/{game['id']}/screen"),
+        viewer.get(f"/api/v1/games/{game['id']}"),
+    ]
+    assert [a.status_code for a in answers] == [200, 304, 200, 200]
+    assert not any("Set-Cookie" in a.headers for a in answers)
+    assert opened == []  # no signing serializer made: nothing read, nothing written
+    # A browser with a session still has it read, and one the view writes to is sent.
+    editor = edit(app, game)
+    assert "Save" in editor.get(f"/games/{game['id']}").text and opened
+
+
 def test_an_editors_page_is_never_public(app, api):
     game = play(api, 1)
     page = edit(app, game).get(f"/games/{game['id']}")
@@ -207,7 +233,11 @@ def test_a_cached_answer_has_the_headers_of_the_first(app, api):
     for path in (f"/api/v1/games/{game['id']}", f"/games/{game['id']}"):
         first, cached = app.test_client().get(path), app.test_client().get(path)
         assert first.data == cached.data
-        one, two = ([h for h in r.headers.items() if h[0] != "Set-Cookie"] for r in (first, cached))
+        # Every header but the cookie and the time it was answered (a second may pass).
+        one, two = (
+            [h for h in r.headers.items() if h[0] not in ("Set-Cookie", "Date")]
+            for r in (first, cached)
+        )
         assert sorted(one) == sorted(two)
         assert cached.headers["Content-Length"] == str(len(cached.data))
         assert cached.headers.getlist("Content-Type") == [first.headers["Content-Type"]]
@@ -433,6 +463,46 @@ def test_a_page_the_same_for_every_browser_is_compressed_once(app, client, api):
     assert document.headers["Content-Encoding"] == "gzip"
     assert document.mimetype == "application/json"
     assert json.loads(gzip.decompress(document.data))["id"] == game["id"]
+
+
+def test_a_public_answer_is_compared_once_and_its_compressed_copy_written_once(
+    app, api, monkeypatch
+):
+    """One conditional pass per answer, after compression (the ETag sent is compared), and
+    no write of a compressed copy that was just found."""
+    from scorekeeper.extensions import cache
+
+    game = play(api, 2)
+    compared, written = [], []
+    evaluate = app.response_class.make_conditional
+    monkeypatch.setattr(
+        app.response_class,
+        "make_conditional",
+        lambda self, *a, **k: compared.append(1) or evaluate(self, *a, **k),
+    )
+    keep = cache.set
+    monkeypatch.setattr(
+        cache, "set", lambda key, *a, **k: written.append(key) or keep(key, *a, **k)
+    )
+    for address in (f"/games/{game['id']}", f"/api/v1/games/{game['id']}"):
+        compared.clear()
+        written.clear()
+        viewer = app.test_client()
+        plain = viewer.get(address)
+        zipped = [viewer.get(address, headers={"Accept-Encoding": "br"}) for _ in range(3)]
+        assert [z.headers["ETag"] for z in zipped] == [plain.headers["ETag"][:-1] + ':br"'] * 3
+        again = [
+            viewer.get(address, headers={"If-None-Match": plain.headers["ETag"]}),
+            viewer.get(
+                address,
+                headers={"If-None-Match": zipped[0].headers["ETag"], "Accept-Encoding": "br"},
+            ),
+        ]
+        assert [a.status_code for a in again] == [304, 304], address
+        assert len(compared) == 6, address  # one pass for each of the six answers
+        assert [key for key in written if key.startswith("compressed|")] == [
+            f"compressed|br;{key}" for key in written if key.startswith(("game|", "api-game|"))
+        ], address  # the copy written with the page, once
 
 
 def test_an_editors_page_is_compressed_for_that_browser_with_its_own_token(app, api):

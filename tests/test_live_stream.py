@@ -1,8 +1,7 @@
 """Following a game live: the version watcher and the event stream.
 
 The watcher hears of a saved version from PostgreSQL's notifications, or by reading the
-followed games' versions on SQLite; the stream passes each version to the page. (The poll
-of an unchanged game, answered ahead of the app, is in test_ahead.py.)
+followed games' versions on SQLite; the stream passes each version to the page.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ above it (tests/test_layers.py checks every import).
 - ``cache``: the page cache, its keys (version, rights, language, address) and ETags;
 - ``languages``: which language a request is answered in;
 - ``keyring``: what a browser holds in its session (edit tokens, the places it opened);
+- ``sessions``: the session cookie, read and written only when there is one or a view uses it;
 - ``devices``: the label of the device behind a change;
 - ``params``: whole numbers read from queries, forms and headers;
 - ``bodies``: request bodies over their limit refused with 413;

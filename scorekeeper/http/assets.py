@@ -279,13 +279,40 @@ def _built(source: Path, target: Path, name: str, data: bytes, digest: str) -> E
     return entry
 
 
+_BUILT: dict[tuple[Path, Path], tuple[tuple[object, ...], Manifest]] = {}
+"""The last build this process made of each static folder: what it was made from (every
+source's size and time, and the manifest's own), and its manifest."""
+
+
 def build(source: Path, target: Path) -> Manifest:
     """Bring the built folder up to date with the static folder; return its manifest.
 
     Only files whose size or time changed are read again, and only those whose content
     changed are written and compressed again. Several processes starting at once build
-    one after the other (a lock beside the folder): the later ones find it done.
+    one after the other (a lock beside the folder): the later ones find it done. An app
+    made again in the same process from the same files (the tests make one per test) is
+    given the manifest it was given before, the folders only looked at.
     """
+    made_from = _made_from(source, target)
+    last = _BUILT.get((source, target))
+    if last is not None and last[0] == made_from:
+        return last[1]
+    manifest = _build(source, target)
+    _BUILT[(source, target)] = (_made_from(source, target), manifest)
+    return manifest
+
+
+def _made_from(source: Path, target: Path) -> tuple[object, ...]:
+    """What a build depends on: each source's name, size and time, and the manifest's time
+    (another process's build, or a removed folder, changes it)."""
+    try:
+        kept = manifest_path(target).stat().st_mtime_ns
+    except OSError:
+        kept = None
+    return (kept, *((name, stat.st_size, stat.st_mtime_ns) for name, stat in sources(source)))
+
+
+def _build(source: Path, target: Path) -> Manifest:
     target.mkdir(parents=True, exist_ok=True)
     with open(target.with_name(f".{target.name}.lock"), "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)

@@ -9,8 +9,9 @@ An answer the same for every browser (a viewer's page, the big screen, the API's
 document) is public: it sets no cookie, carries an ``ETag`` (a digest of its body, made
 once per version) and ``Cache-Control: public, no-cache``, so that any shared cache in
 front (deploy/nginx.conf) may keep it and asks again on every use, getting 304 while the
-game is unchanged (Werkzeug's ``make_conditional``). Its compressed copies are kept too
-(Flask-Compress's cache, keyed by `compressed_key`).
+game is unchanged (Werkzeug's ``make_conditional``, once per answer, after compression:
+`conditional`). Its compressed copies are kept too (Flask-Compress's cache, keyed by
+`compressed_key`), each written once.
 
 A page with edit rights carries what belongs to one browser: its CSRF token and its
 one-time messages. The token is rendered as a marker and put in on the way out, so one
@@ -24,7 +25,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Response, current_app, g, request, session
+from flask import Flask, Response, current_app, g, request, session
 from flask_wtf.csrf import generate_csrf
 from werkzeug.http import generate_etag
 
@@ -235,10 +236,41 @@ def _respond(stored: dict, cache_key: str = "") -> Response:
     if public:
         response.headers["Cache-Control"] = PUBLIC
         response.headers.set(*STALE_AT_ONCE)
-        response.set_etag(stored["etag"])
+        response.set_etag(stored["etag"])  # compared once compressed (`conditional`)
         g.compressed_key = cache_key
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Answer conditional requests once, after compression.
+
+    Call it before Flask-Compress is bound: Flask runs the functions of ``after_request``
+    in the reverse order of their registration, so `conditional` then runs after
+    Flask-Compress's own, which is told not to evaluate conditions (config.py).
+    """
+    app.after_request(conditional)
+
+
+def conditional(response: Response) -> Response:
+    """Answer a read 304 when the browser (or a cache) holds this answer's ETag.
+
+    Once per answer, after compression: the ETag compared is the one sent, which
+    Flask-Compress suffixes with the encoding (``"…:br"``). Only an answer with an ETag,
+    to a GET or HEAD, is looked at; werkzeug's ``make_conditional`` does the rest (the
+    ``Date``, the body dropped on a match).
+    """
+    if (
+        request.method in READS
+        and 200 <= response.status_code < 300
+        and not response.is_streamed
+        and "ETag" in response.headers
+    ):
         response.make_conditional(request)
     return response
+
+
+READS = ("GET", "HEAD")
+"""The methods an ETag may answer with 304."""
 
 
 def compressed_key(_request: object) -> str:
@@ -250,12 +282,24 @@ def compressed_key(_request: object) -> str:
 
 
 class CompressedCopies:
-    """Flask-Compress's cache backend: the page cache, for public answers only."""
+    """Flask-Compress's cache backend: the page cache, for public answers only.
+
+    Flask-Compress asks for the copy, compresses the body when there is none, and then
+    keeps the copy either way; a copy just found is not written again.
+    """
 
     def get(self, key: str) -> bytes | None:
         """Return the compressed copy kept under the key, if any."""
-        return None if key.endswith(";") else cache.get("compressed|" + key)
+        if key.endswith(";"):
+            return None
+        copy: bytes | None = cache.get("compressed|" + key)
+        if copy is not None:
+            g.compressed_copy_found = key
+        return copy
 
     def set(self, key: str, value: bytes) -> bool | None:
-        """Keep a compressed copy, unless its answer is not public (its key then ends in ";")."""
-        return None if key.endswith(";") else cache.set("compressed|" + key, value)
+        """Keep a compressed copy, unless its answer is not public (its key then ends in ";")
+        or the copy was just found under the key."""
+        if key.endswith(";") or g.get("compressed_copy_found") == key:
+            return None
+        return bool(cache.set("compressed|" + key, value))

@@ -7,11 +7,8 @@ so every question "may this browser edit?" asks the store again.
 """
 
 import secrets
-from collections.abc import Mapping
-from typing import Any
 
 from flask import request, session
-from flask.sessions import SessionMixin
 
 from scorekeeper.http import devices
 from scorekeeper.store import tokens
@@ -29,13 +26,9 @@ REFILL = "refill"
 (to this browser alone: such a page is never kept for others)."""
 
 
-def token(key: str, item_id: str, read_session: Mapping[str, Any] | None = None) -> str | None:
-    """Return the edit token this browser holds for the item, if any.
-
-    `read_session` is the session's content when it was read outside a request (by the
-    layer ahead of Flask); else this request's session is asked.
-    """
-    tokens_of_kind = (session if read_session is None else read_session).get(key)
+def token(key: str, item_id: str) -> str | None:
+    """Return the edit token this browser holds for the item, if any."""
+    tokens_of_kind = session.get(key)
     return tokens_of_kind.get(item_id) if isinstance(tokens_of_kind, dict) else None
 
 
@@ -52,16 +45,12 @@ def grant(key: str, item_id: str, value: str) -> None:
     session.permanent = True
 
 
-def remember(key: str, item_id: str, read_session: SessionMixin | None = None) -> None:
-    """Put an item at the top of this browser's list of those it opened.
-
-    `read_session` is a session read outside a request (a kept game page's, in ahead.py).
-    """
-    opened = session if read_session is None else read_session
-    recent = [item_id] + [i for i in opened.get(key, []) if i != item_id]
-    if recent != opened.get(key):
-        opened[key] = recent[:LIMIT]
-        opened.permanent = True
+def remember(key: str, item_id: str) -> None:
+    """Put an item at the top of this browser's list of those it opened."""
+    recent = [item_id] + [i for i in session.get(key, []) if i != item_id]
+    if recent != session.get(key):
+        session[key] = recent[:LIMIT]
+        session.permanent = True
 
 
 def recent(key: str) -> list[str]:
@@ -74,15 +63,12 @@ def can_edit(key: str, item: Game | CardTable) -> bool:
     return holds(key, item.id, item.edit_token_hash)
 
 
-def holds(
-    key: str, item_id: str, token_hash: str, read_session: Mapping[str, Any] | None = None
-) -> bool:
+def holds(key: str, item_id: str, token_hash: str) -> bool:
     """Return whether this browser holds the token of that hash for the item.
 
-    For a caller that read the hash alone (the game's stamp), not the whole item; `read_session`
-    as for `token`.
+    For a caller that read the hash alone (the game's stamp), not the whole item.
     """
-    return tokens.check_token(token_hash, token(key, item_id, read_session))
+    return tokens.check_token(token_hash, token(key, item_id))
 
 
 def device() -> str:

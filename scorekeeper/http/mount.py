@@ -10,8 +10,7 @@ whose every link and asset goes elsewhere (``//evil.example/static/…`` is off-
 a request is refused with 400 before anything reads it. The scheme must be http or
 https; each is a page of its own, kept apart (scorekeeper/http/cache.py).
 
-`Guard` asks here first, for every request, ahead of everything else the app does
-(with the fast path, ahead of the layer that answers before Flask).
+`Guard` asks here first, for every request, ahead of everything else the app does.
 """
 
 import json
