@@ -1,17 +1,21 @@
 """The engine on the scorekeeper's phone: what the page's Pyodide worker calls.
 
-Standard library and `scorekeeper.engine` only: static/phone-worker.js loads this module,
-with the engine package and the compiled catalogs, into Pyodide (the bundle is made from
+The standard library, `scorekeeper.engine`, `scorekeeper.deal_entry` and `scorekeeper.words`
+(with Jinja2 and MarkupSafe) only: templates/offline/phone-worker.js loads this module, with
+the engine package, the deal form's reading, the compiled catalogs, the templates it renders
+and Jinja2's and MarkupSafe's pure-Python sources, into Pyodide (the bundle is made from
 these very files by scorekeeper/web/offline.py), so the phone scores a deal with the
 server's own rules. It takes a game as its JSON export holds it (ruleset, players, first
-dealer, target, house rules, each deal's entry) and the deal form's fields as the page
-would post them, and answers what the server's preview and game page would say: the
-preview line and its "why this score", or the refusals, and the scores, dealer and outcome
-after the deals kept on the phone.
+dealer, target, house rules, each deal's entry) and the deal form's fields as the page would
+post them, and answers what the server's preview and game page would say: the preview,
+rendered from the server's own template (templates/games/_preview.html) with the context the
+server's preview builds (`words.preview_context`), the refusals of a Save as the server's
+macros list them, and the scores, dealer and outcome after the deals kept on the phone.
 
-The form's fields are read as scorekeeper/web/forms.py's deal form reads them (one control
-per entry field the ruleset describes, named like it); the sides and their labels come from
-the engine for both (`engine.scoring_sides`).
+The form's fields are read by the very code the server's deal form reads them with
+(scorekeeper/deal_entry.py: the entry they make, their shape problems, which fields hold
+something); the sides and their labels come from the engine for both
+(`engine.scoring_sides`).
 """
 
 from __future__ import annotations
@@ -20,23 +24,14 @@ import gettext
 import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from scorekeeper import engine
-from scorekeeper.engine import (
-    FieldKind,
-    Message,
-    Suit,
-    house_rule_text,
-    scoring_sides,
-)
+from scorekeeper import engine, words
+from scorekeeper.deal_entry import DealControls, Reading, Taps, first
+from scorekeeper.engine import Message, house_rule_text, scoring_sides
 
-NONE = "none"
-"""The form value of a blank choice (no partner, not in play, a pass, a tie)."""
-SUITS = tuple(str(suit) for suit in Suit)
-Taps = Mapping[str, Sequence[str]]
-"""A form's fields as posted: each name with its values, in order."""
+RECENT = 10
+"""How many of a game's last deals `load` scores for the history of a page kept before them."""
 
 
 # --- the page's language -------------------------------------------------------------------
@@ -45,10 +40,25 @@ Taps = Mapping[str, Sequence[str]]
 class Language:
     """The page's language: a compiled catalog (or none, for English) and engine messages."""
 
-    def __init__(self, catalog: bytes | None = None) -> None:
+    def __init__(self, catalog: bytes | None = None, forms: bytes | None = None) -> None:
         self.catalog: gettext.NullTranslations = (
             gettext.GNUTranslations(io.BytesIO(catalog)) if catalog else gettext.NullTranslations()
         )
+        if forms:  # WTForms' own messages in this language, as Flask-WTF gives the pages
+            self.catalog.add_fallback(gettext.GNUTranslations(io.BytesIO(forms)))
+        self.templates = words.templates(self.catalog)
+
+    def render(self, template: str, context: Mapping[str, Any]) -> str:
+        """Return one of the app's templates rendered in this language (as the server would)."""
+        return self.templates.get_template(template).render(context)
+
+    def macro(self, name: str, *args: Any, template: str = "macros/forms.html") -> str:
+        """Return one of a macros template's macros rendered (as the pages call it)."""
+        return str(getattr(self.templates.get_template(template).module, name)(*args))
+
+    def line(self, name: str, *args: Any) -> str:
+        """Return one of templates/macros/game.html's lines, as HTML (as the pages have it)."""
+        return self.macro(name, *args, template="macros/game.html")
 
     def __call__(self, template: str, **values: Any) -> str:
         """Return a page text in this language, filled in as the templates fill it."""
@@ -60,197 +70,8 @@ class Language:
         return self.catalog.ngettext(singular, plural, num) % {"num": num}
 
     def message(self, value: Message | str | None) -> str:
-        """Return an engine message in this language (scorekeeper/web/i18n.py's `translate`)."""
-        if isinstance(value, Message):
-            return engine.render(value, self._lookup, self.join)
-        return "" if value is None else str(value)
-
-    def _lookup(self, template: str) -> str:
-        return self.catalog.gettext(template) if template else template
-
-    def join(self, words: Sequence[str]) -> str:
-        """Join words for a sentence in this language: "Ann, Bob and Cy"."""
-        words = list(words)
-        if len(words) <= 1:
-            return "".join(words)
-        return self("%(list)s and %(last)s", list=", ".join(words[:-1]), last=words[-1])
-
-
-# --- the deal form's fields, read as the server reads them ---------------------------------
-
-
-class Unreadable(ValueError):
-    """A field the form sent in a shape the engine cannot be asked about (its message)."""
-
-
-@dataclass
-class DealControls:
-    """How a game's deal form names its controls: built from the ruleset's entry fields."""
-
-    config: engine.GameConfig
-    described: tuple[engine.EntryField, ...]
-    values: dict[str, dict[str, Any]] = field(default_factory=dict)
-    special_cards: dict[str, set[str]] = field(default_factory=dict)
-    count_keys: dict[str, list[Any] | None] = field(default_factory=dict)
-    rows: dict[str, int] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, config: engine.GameConfig) -> DealControls:
-        """Return the form of this game (scorekeeper/web/forms.py `_deal_form_class`)."""
-        rules = config.ruleset
-        form = cls(config, tuple(rules.entry_fields(config)))
-        sides = scoring_sides(config)
-        for described in form.described:
-            kind, name = described.kind, described.name
-            choices = [c.value for c in described.choices]
-            if kind == FieldKind.SEAT:
-                form.values[name] = {str(seat): seat for seat in range(len(config.players))}
-            elif kind in (FieldKind.BID, FieldKind.NUMBER, FieldKind.TOGGLE, FieldKind.AUCTION):
-                form.values[name] = {str(value): value for value in choices}
-            elif kind == FieldKind.SIDE:
-                if len(choices) < 2 and not any(isinstance(v, int) for v in choices):
-                    choices = list(range(len(sides))) + choices  # the sides, then a tie
-                form.values[name] = {str(value): value for value in choices}
-            elif kind == FieldKind.SUIT:
-                form.values[name] = {suit: suit for suit in SUITS}
-            elif kind == FieldKind.CARD:
-                form.special_cards[name] = {str(value) for value in choices}
-            elif kind == FieldKind.COUNTS:
-                named = bool(choices) and all(isinstance(v, str) for v in choices)
-                form.count_keys[name] = choices if named else None
-                form.rows[name] = len(choices) if choices else len(sides)
-            if kind == FieldKind.AUCTION:
-                form.rows[name] = config.seats
-        return form
-
-    def flag_posted(self, taps: Taps) -> str | None:
-        """Return the flag whose button was pressed (thrown in, forfeit), if any."""
-        flags = [f.name for f in self.described if f.kind == FieldKind.FLAG]
-        return next((name for name in flags if _first(taps, name)), None)
-
-    def read(
-        self, taps: Taps, flag: str | None = None
-    ) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]]:
-        """Return the entry the fields make (unchosen ones left out) and the shape problems.
-
-        The problems are message templates with their values, in the form's order: the
-        deal number first, then each field's.
-        """
-        entry: dict[str, Any] = {}
-        problems: list[tuple[str, dict[str, Any]]] = []
-        number = _first(taps, "number") or ""
-        if number.isascii() and number.isdigit():
-            entry["number"] = int(number)
-        elif number:
-            problems.append(
-                ("The page sent a deal number that is not a number: reload the page.", {})
-            )
-        if flag is not None:
-            entry[flag] = True
-            return entry, problems
-        for described in self.described:
-            try:
-                value = self._value_of(described, taps)
-            except Unreadable as problem:
-                problems.append((problem.args[0], problem.args[1]))
-                continue
-            if value is not None:
-                entry[described.name] = value
-        return entry, problems
-
-    def _value_of(self, described: engine.EntryField, taps: Taps) -> Any:
-        kind, name = described.kind, described.name
-        if kind == FieldKind.FLAG:
-            return None
-        if kind == FieldKind.CARD:
-            rank = _first(taps, f"{name}_rank")
-            if rank in (None, "", NONE):
-                return None
-            if rank in self.special_cards[name]:
-                return rank
-            return rank + (_first(taps, f"{name}_suit") or "")
-        if kind == FieldKind.COUNTS:
-            counts = [_integer(_first(taps, f"{name}-{i}")) for i in range(self.rows[name])]
-            counted = self._counted(described, taps)
-            if counted is not None and all(c is None for c in counts):
-                counts = list(counted)
-            if all(c is None for c in counts):
-                return None
-            if any(c is None for c in counts):
-                raise Unreadable("Enter every count, or leave them all empty.", {})
-            if counted is not None and tuple(counts) != counted:
-                raise Unreadable(
-                    "The cards tapped add up to %(counted)s, not the counts typed: "
-                    "change the cards or clear the counts.",
-                    {"counted": ", ".join(str(c) for c in counted)},
-                )
-            keys = self.count_keys[name]
-            return dict(zip(keys, counts, strict=True)) if keys else counts
-        if kind == FieldKind.AUCTION:
-            return self._auction(described, taps)
-        data = _first(taps, name)
-        return None if data in (None, "") else self.values[name].get(data)
-
-    def _counted(self, described: engine.EntryField, taps: Taps) -> tuple[int, ...] | None:
-        """Return each side's count from the card counter's taps, None if no card was tapped.
-
-        As forms.py's `DealForm.counted`: the engine adds up the ruleset's card values.
-        """
-        sides = self.rows[described.name]
-        taken: dict[engine.Card, int] = {}
-        for value in described.card_values:
-            side = _first(taps, f"{described.name}_took_{value.card}")
-            if side in (None, "", NONE):
-                continue
-            if not (side.isascii() and side.isdigit()) or int(side) >= sides:
-                raise Unreadable(
-                    "This form holds a value it does not offer. "
-                    "Reload the page and enter it again.",
-                    {},
-                )
-            taken[value.card] = int(side)
-        return engine.add_up(described.card_values, taken, sides) if taken else None
-
-    def _auction(self, described: engine.EntryField, taps: Taps) -> list[Any] | None:
-        name = described.name
-        values = self.values[name]
-        posted = [_first(taps, f"{name}-{i}") for i in range(self.rows[name])]
-        posted = [None if data == "" else data for data in posted]
-        calls = [None if data in (None, NONE) else values.get(data) for data in posted]
-        entered = [i for i, data in enumerate(posted) if data is not None]
-        if described.blank is not None and _checked(_first(taps, f"{name}_passed")):
-            if any(call is not None for call in calls):
-                raise Unreadable(
-                    "You marked that everyone passed, but the auction has a bid: clear one.", {}
-                )
-            return [None] * len(posted)
-        if not entered:
-            return None
-        result = calls[: entered[-1] + 1]
-        top = described.choices[-1].value if described.choices else None
-        if result[-1] != top:
-            result += [None] * (len(posted) - len(result))
-        return result
-
-
-def _first(taps: Taps, name: str) -> str | None:
-    values = taps.get(name)
-    return values[0] if values else None
-
-
-def _integer(text: str | None) -> int | None:
-    """Return a count box's number, None when empty (WTForms' IntegerField, Optional)."""
-    if text is None or not text.strip():
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise Unreadable("Not a valid integer value.", {}) from None
-
-
-def _checked(text: str | None) -> bool:
-    """Return whether a check box was sent ticked (WTForms' BooleanField)."""
-    return text not in (None, "", "false")
+        """Return an engine message in this language (the pages' `t` filter, one function)."""
+        return words.translate(self.catalog, value)
 
 
 # --- a game on the phone ------------------------------------------------------------------
@@ -271,22 +92,36 @@ class KeptGame:
         self.form = DealControls.of(self.config)
         self.sides = scoring_sides(self.config)
         self.stored = engine.new_game(self.config)
+        self.results: list[engine.DealResult] = []
+        """Every deal stored, scored: the last ones are what `recent` shows."""
         for deal in document.get("deals", ()):
             self.stored = engine.apply_deal(
                 self.stored, engine.parse_entry(self.config, deal["entry"])
             )
+            assert self.stored.last is not None  # a deal was just applied
+            self.results.append(self.stored.last)
 
     def entry(self, taps: Taps, *, flags: bool) -> tuple[engine.Entry | None, list[str]]:
         """Return the entry a save of these fields sends, or (None and) the problems."""
         flag = self.form.flag_posted(taps) if flags else None
-        raw, problems = self.form.read(taps, flag)
-        if problems:
-            return None, [self.words(template, **values) for template, values in problems]
-        raw.pop("number", None)
+        return self.entry_of(self.form.read(taps, flag))
+
+    def entry_of(self, read: Reading) -> tuple[engine.Entry | None, list[str]]:
+        """Return the entry of fields already read, or (None and) the problems."""
+        if read.problems:
+            return None, [m for ms in self._said(read).values() for m in ms]
+        raw = {name: value for name, value in read.entry.items() if name != "number"}
         try:
             return engine.parse_entry(self.config, raw), []
         except engine.RuleViolation as exc:
             return None, self._messages(exc)
+
+    def _said(self, read: Reading) -> dict[str | None, list[str]]:
+        """Return the shape problems of the fields read, in this language."""
+        return {
+            name: [self.words.message(problem) for problem in problems]
+            for name, problems in read.problems.items()
+        }
 
     def _messages(self, exc: engine.RuleViolation) -> list[str]:
         return [self.words.message(m) for ms in exc.problems.values() for m in ms]
@@ -300,32 +135,38 @@ class KeptGame:
             found.setdefault(key, []).extend(self.words.message(m) for m in messages)
         return found
 
-    def preview(self, state: engine.GameState, taps: Taps) -> dict[str, Any]:
-        """Return what the server's preview says for these fields after `state`."""
-        raw, problems = self.form.read(taps)
-        if problems:
-            shown = [self.words(template, **values) for template, values in problems]
-            return self._problems(shown)
-        raw.pop("number", None)
-        if not raw:
-            return {"kind": "none"}
-        try:
-            after = engine.apply_deal(state, engine.parse_entry(self.config, raw))
-        except engine.RuleViolation as exc:
-            return self._problems(self._messages(exc))
-        assert after.last is not None
-        return self.result(after.last)
+    def preview(self, state: engine.GameState, taps: Taps) -> str:
+        """Return the server's preview of these fields after `state`: its very template,
+        given the context the server's preview view builds."""
+        read = self.form.read(taps)
+        read.entry.pop("number", None)
+        said = self._said(read)
+        # The server's preview lists the form's problems and each entry field's (not those
+        # of a count's box on its own).
+        names = (None, *(f.name for f in self.form.described))
+        context = words.preview_context(
+            state,
+            self.form.described,
+            read.entry,
+            {name: said[name] for name in names if name in said} if read.problems else None,
+            read.opened,
+            self.words.catalog,
+        )
+        return self.words.render("games/_preview.html", context)
 
-    def _problems(self, problems: list[str]) -> dict[str, Any]:
-        # templates/games/_preview.html shows the first problem and counts the rest.
-        more = None
-        if len(problems) > 1:
-            more = self.words.plural(
-                "and %(num)s more thing to enter",
-                "and %(num)s more things to enter",
-                len(problems) - 1,
-            )
-        return {"kind": "problems", "problems": problems[:1], "more": more}
+    def refusals(self, fields: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+        """Return refusals by field as the server's form lists them after a refused Save:
+        each field's beside it (the `error_list` macro), the rest above the form
+        (`form_errors`)."""
+        return {
+            "ok": False,
+            "fields": {
+                name: self.words.macro("error_list", list(said), f"{name}-errors")
+                for name, said in fields.items()
+                if name
+            },
+            "top": self.words.macro("form_errors", _Said(fields.get("", ()))),
+        }
 
     def result(self, result: engine.DealResult) -> dict[str, Any]:
         """Return the preview of a deal scored (the template games/_preview.html's words)."""
@@ -384,18 +225,17 @@ class KeptGame:
         players = self.config.players
         first = self.config.ruleset.first_speaker(self.config, dealer)
         seats = self.config.seats
+        number = state.deal_count + 1
         return {
-            "number": state.deal_count + 1,
+            "number": number,
             "dealer": players[dealer],
+            "dealer_seat": dealer,
             "dealer_line": words("%(name)s deals next", name=players[dealer]),
             # The deal form's whose-turn line and its auction's rows, in speaking order
             # (templates/games/_turn.html, scorekeeper/web/forms.py `speakers`).
-            "turn": words(
-                "%(dealer)s deals · %(first)s bids first",
-                dealer=players[dealer],
-                first=players[first],
-            ),
+            "turn": words.line("turn_line", players[dealer], players[first]),
             "speakers": [players[(first + i) % seats] for i in range(seats)],
+            "speaker_seats": [(first + i) % seats for i in range(seats)],
             "sides": [
                 {
                     "label": label,
@@ -408,7 +248,17 @@ class KeptGame:
             ],
             "finished": outcome.finished,
             "outcome": words.message(outcome.explanation),
+            # The scoreboard's line under its title (templates/games/_scoreboard.html).
+            "meta": words.line("standing", self.config.target, number, outcome.finished),
         }
+
+    def recent(self, count: int) -> list[dict[str, Any]]:
+        """Return the last `count` deals stored, each scored as `play` scores a kept one."""
+        first = max(len(self.results) - count, 0)
+        return [
+            {"number": first + index + 1, "result": self.result(result)}
+            for index, result in enumerate(self.results[first:])
+        ]
 
 
 # --- what the worker calls (JSON in, JSON out) ---------------------------------------------
@@ -417,26 +267,31 @@ class KeptGame:
 class Phone:
     """The games this worker holds, by id, in the page's language."""
 
-    def __init__(self, catalog: bytes | None = None) -> None:
-        self.words = Language(catalog)
+    def __init__(self, catalog: bytes | None = None, forms: bytes | None = None) -> None:
+        self.words = Language(catalog, forms)
+        # Compiled at the start, in the background, rather than at the first tap.
+        for template in words.PHONE_TEMPLATES:
+            self.words.templates.get_template(template)
         self.games: dict[str, KeptGame] = {}
 
     def load(self, document: str) -> str:
-        """Take a game's JSON export (`/games/<id>/export.json`); answer its state as stored."""
+        """Take a game's JSON export (`/games/<id>/export.json`); answer its state as stored,
+        with its last deals scored (`recent`: what a page kept before them lacks)."""
         data = json.loads(document)
         if "games" in data:  # the export file: one game in it
             data = data["games"][0]
         game = KeptGame(data, self.words)
         self.games[str(data["id"])] = game
-        return json.dumps(game.board(game.stored))
+        return json.dumps({**game.board(game.stored), "recent": game.recent(RECENT)})
 
     def preview(self, game_id: str, kept: str, taps: str) -> str:
-        """Answer the preview of the form's fields, after the deals kept on the phone."""
+        """Answer the preview of the form's fields, after the deals kept on the phone: the
+        HTML of templates/games/_preview.html, as the server's preview answers it."""
         game = self.games[game_id]
         state = _after(game, _taps_list(kept))
         if state is None:
-            return json.dumps({"kind": "none"})
-        return json.dumps(game.preview(state, _taps(json.loads(taps))))
+            return ""
+        return game.preview(state, _taps(json.loads(taps)))
 
     def play(self, game_id: str, kept: str) -> str:
         """Answer the game after the deals kept on the phone (scores, dealer, outcome)."""
@@ -445,22 +300,26 @@ class Phone:
     def check(self, game_id: str, kept: str, taps: str) -> str:
         """Answer whether the form's deal may be kept after the deals kept, else why not.
 
-        The refusals are given by the form field they belong beside, as the server's
-        form shows them after a refused save.
+        The refusals are given as HTML by the form field they belong beside ("fields"), and
+        those of no field ("top"), as the server's form shows them after a refused save.
         """
         game = self.games[game_id]
         state = _after(game, _taps_list(kept))
         if state is None:
-            return json.dumps({"ok": True, "fields": {}})
+            return json.dumps({"ok": True, "fields": {}, "top": ""})
         posted = _taps(json.loads(taps))
-        entry, problems = game.entry(posted, flags=True)
+        read = game.form.read(posted, game.form.flag_posted(posted))
+        if read.problems:  # each beside its field, as the server's form says them
+            said = game._said(read)
+            return json.dumps(game.refusals({name or "": said[name] for name in said}))
+        entry, problems = game.entry_of(read)
         if entry is None:
-            return json.dumps({"ok": False, "fields": {"": problems}})
+            return json.dumps(game.refusals({"": problems}))
         try:
             engine.check_deal(state, entry)
         except engine.RuleViolation as exc:
-            return json.dumps({"ok": False, "fields": game.fields_at_fault(exc)})
-        return json.dumps({"ok": True, "fields": {}})
+            return json.dumps(game.refusals(game.fields_at_fault(exc)))
+        return json.dumps({"ok": True, "fields": {}, "top": ""})
 
     def made_here(self, game_id: str, setup: str) -> str:
         """Take a game started on this phone, its new-game form's fields as kept (static/
@@ -476,20 +335,20 @@ def setup_of(taps: Taps) -> dict[str, Any]:
     NewGameForm reads them (names in seat order, empty optional seats at the end left out;
     a target left empty or as shown is the game's own; house rules sent as their JSON text).
     """
-    rules = engine.get_ruleset(_first(taps, "ruleset") or "")
-    names = [(_first(taps, f"players-{seat}") or "").strip() for seat in range(rules.max_players)]
+    rules = engine.get_ruleset(first(taps, "ruleset") or "")
+    names = [(first(taps, f"players-{seat}") or "").strip() for seat in range(rules.max_players)]
     while len(names) > rules.min_players and not names[-1]:
         names.pop()
-    dealer = _first(taps, "first_dealer") or ""
-    typed = (_first(taps, "target") or "").strip()
+    dealer = first(taps, "first_dealer") or ""
+    typed = (first(taps, "target") or "").strip()
     target = (
         int(typed)
-        if typed.isascii() and typed.isdigit() and typed != (_first(taps, "target_shown") or "")
+        if typed.isascii() and typed.isdigit() and typed != (first(taps, "target_shown") or "")
         else rules.target
     )
     house_rules: dict[str, Any] = {}
     for name, rule in rules.house_rules.items():
-        sent = _first(taps, f"hr_{name}")
+        sent = first(taps, f"hr_{name}")
         house_rules[name] = next(
             (v for v in rule.values if house_rule_text(v) == sent), rule.default
         )
@@ -500,6 +359,16 @@ def setup_of(taps: Taps) -> dict[str, Any]:
         "target": target,
         "house_rules": house_rules,
     }
+
+
+class _Said:
+    """Messages of no field, as templates/macros/forms.html's `form_errors` asks a form."""
+
+    def __init__(self, messages: Sequence[str]) -> None:
+        self.messages = list(messages)
+
+    def errors_for(self, *names: str | None) -> list[str]:
+        return self.messages if None in names else []
 
 
 def _after(game: KeptGame, kept: Sequence[Taps]) -> engine.GameState | None:
@@ -525,6 +394,7 @@ def _taps_list(kept: str) -> list[dict[str, list[str]]]:
     return [_taps(pairs) for pairs in json.loads(kept)]
 
 
-def start(catalog: bytes | None = None) -> Phone:
-    """Return the worker's phone, in the language of this compiled catalog."""
-    return Phone(catalog)
+def start(catalog: bytes | None = None, forms: bytes | None = None) -> Phone:
+    """Return the worker's phone, in the language of this compiled catalog (and of WTForms'
+    catalog of the same language, for the form's own messages)."""
+    return Phone(catalog, forms)

@@ -4,9 +4,15 @@ The test reads every module of ``scorekeeper/`` (its syntax tree, imports inside
 included) and fails on an import of a layer beside or above the module's own:
 
 - ``engine`` imports nothing of the app outside the engine;
-- ``phone``, the engine's bridge that the phone's worker loads beside it, imports the engine
-  only; the pages never import it: what both use (the sides and their labels, the ranks
-  found in every suit, a house rule's value as the form sends it) is the engine's;
+- ``deal_entry``, the deal form's fields read into an entry, written once (Flask-free and
+  WTForms-free), imports the engine only; the pages and the phone both use it;
+- ``words``, the deal form's words written once (Flask-free: the engine, Jinja2 and
+  MarkupSafe), imports the engine only; the pages and the phone both use it;
+- ``phone``, the engine's bridge that the phone's worker loads beside it, imports the engine,
+  ``deal_entry`` and ``words`` only; the pages never import it: what both use is the
+  engine's (the sides and their labels, the ranks found in every suit, a house rule's value
+  as the form sends it), ``deal_entry``'s (the deal form's fields read) or ``words``' (the
+  preview's context, engine messages in a language);
 - ``store`` imports the engine (and the extension objects it binds to);
 - ``http`` imports the store and the engine (and the extensions and settings);
 - ``api`` and ``web`` import the layers below, never each other.
@@ -26,11 +32,13 @@ OURS = "scorekeeper"
 
 BELOW = {
     "engine": {"engine"},
-    "phone": {"engine", "phone"},
+    "deal_entry": {"engine", "deal_entry"},
+    "words": {"engine", "words"},
+    "phone": {"engine", "deal_entry", "words", "phone"},
     "store": {"engine", "store", "extensions"},
     "http": {"engine", "store", "http", "extensions", "config"},
     "api": {"engine", "store", "http", "api", "extensions", "config"},
-    "web": {"engine", "store", "http", "web", "extensions", "config"},
+    "web": {"engine", "deal_entry", "words", "store", "http", "web", "extensions", "config"},
     "extensions": set(),
     "config": set(),
 }
@@ -128,6 +136,10 @@ def test_no_module_imports_beside_or_above_its_layer():
         ("scorekeeper.phone", "from scorekeeper.engine import Suit", []),
         ("scorekeeper.api.games", "from scorekeeper.phone import Phone", ["phone"]),
         ("scorekeeper.web.forms", "from scorekeeper.phone import scoring_sides", ["phone"]),
+        ("scorekeeper.deal_entry", "from scorekeeper.words import templates", ["words"]),
+        ("scorekeeper.deal_entry", "from scorekeeper.web import forms", ["web"]),
+        ("scorekeeper.phone", "from scorekeeper.deal_entry import DealControls", []),
+        ("scorekeeper.web.forms", "from scorekeeper.deal_entry import Reading", []),
     ],
 )
 def test_an_import_beside_or_above_is_found(module, source, expected):

@@ -1,7 +1,8 @@
 """scorekeeper/phone.py, the engine's bridge on the phone, run here on CPython.
 
 Every worked game of tests/data/ through the deal form: for each deal, the bridge's
-preview of the form's fields equals the server's preview, word for word, and the bridge's
+preview of the form's fields equals the server's preview, byte for byte (the same template
+rendered from the same context), and the bridge's
 game after the deals kept equals the game the server stores once they are saved. The same
 module runs in Pyodide in tests/browser/test_phone_engine.py.
 """
@@ -9,14 +10,19 @@ module runs in Pyodide in tests/browser/test_phone_engine.py.
 import html
 import json
 import re
+from pathlib import Path
 
 import pytest
 from werkzeug.datastructures import MultiDict
+from wtforms.i18n import messages_path
 
-from scorekeeper import phone
+from scorekeeper import engine, phone
+from scorekeeper.http.languages import LANGUAGES
 from scorekeeper.web.i18n import TRANSLATIONS
+from tests import quick
+from tests.quick import sample
 from tests.test_pages import csrf
-from tests.test_pages_rulesets import GAMES, api_game, form_fields, post_deal, start
+from tests.test_pages_rulesets import GAMES, api_game, form_fields, post_deal, start, start_worked
 
 
 def taps_of(example, entry, number):
@@ -24,20 +30,6 @@ def taps_of(example, entry, number):
     flag = next((k for k in ("thrown_in", "forfeit") if entry.get(k)), None)
     data = {flag: "1"} if flag else form_fields(example["ruleset"], entry)
     return [["number", str(number)], *([k, v] for k, v in data.items())]
-
-
-def rendered(preview):
-    """Return the bridge's preview as templates/games/_preview.html writes it (text only)."""
-    if preview["kind"] == "result":
-        if preview["thrown_in"]:
-            line = f"{preview['if_saved']} {preview['thrown_in']}"
-        else:
-            sides = ", ".join(f"{s['label']} {s['delta']} {s['to']}" for s in preview["sides"])
-            line = f"{preview['if_saved']} {preview['said']} — {sides}"
-        return " ".join([line, preview["why_title"], *preview["why"]])
-    if preview["kind"] == "problems":
-        return " ".join([*preview["problems"], *([preview["more"]] if preview["more"] else [])])
-    return ""
 
 
 def text_of(fragment):
@@ -51,30 +43,23 @@ def server_preview(client, url, taps):
     data = MultiDict([(k, v) for k, v in taps] + [("csrf_token", token)])
     answer = client.post(f"{url}/preview", data=data, headers={"HX-Request": "true"})
     assert answer.status_code == 200
-    return text_of(answer.text)
+    return answer.text
 
 
 @pytest.mark.parametrize(
-    "example", GAMES, ids=[f"{game['ruleset']}: {game['about']}" for game in GAMES]
+    "example", sample(GAMES), ids=[f"{game['ruleset']}: {game['about']}" for game in sample(GAMES)]
 )
 def test_every_worked_game_scores_on_the_bridge_as_on_the_server(client, example):
-    url = start(
-        client,
-        example["ruleset"],
-        example["players"],
-        example["first_dealer"],
-        example["target"],
-        example["house_rules"],
-    )
+    url = start_worked(client, example)
     game_id = url.rsplit("/", 1)[1]
     bridge = phone.start()
     bridge.load(client.get(f"{url}/export.json").text)
     kept = []
     for number, entry in enumerate(example["deals"], start=1):
         taps = taps_of(example, entry, number)
-        offline = json.loads(bridge.preview(game_id, json.dumps(kept), json.dumps(taps)))
+        offline = bridge.preview(game_id, json.dumps(kept), json.dumps(taps))
         if not any(entry.get(k) for k in ("thrown_in", "forfeit")):
-            assert rendered(offline) == server_preview(client, url, taps), number
+            assert offline == server_preview(client, url, taps), number
         kept.append(taps)
         played = json.loads(bridge.play(game_id, json.dumps(kept)))
         assert post_deal(client, url, example["ruleset"], entry, number).status_code in (200, 303)
@@ -89,6 +74,37 @@ def test_every_worked_game_scores_on_the_bridge_as_on_the_server(client, example
             assert side["score"] == scores[seat_names[0]]
 
 
+LONG = [game for game in GAMES if len(game["deals"]) > phone.RECENT + 1]
+"""Worked games longer than the deals `load` scores, one of each ruleset."""
+LONG = list({game["ruleset"]: game for game in LONG}.values())
+
+
+@pytest.mark.parametrize("example", LONG, ids=[game["ruleset"] for game in LONG])
+def test_the_game_loaded_from_its_document_is_the_servers_page_of_it(client, example):
+    """What a page kept before the last deals shows from the phone's record: the
+    scoreboard's line, and the last deals stored scored as the kept ones are."""
+    url = start_worked(client, example)
+    bridge = phone.start()
+    deals = example["deals"][: phone.RECENT + 2]
+    all_taps = [taps_of(example, entry, n) for n, entry in enumerate(deals, start=1)]
+    for number, entry in enumerate(deals, start=1):
+        assert post_deal(client, url, example["ruleset"], entry, number).status_code in (200, 303)
+        board = json.loads(bridge.load(client.get(f"{url}/export.json").text))
+        page = client.get(url).text
+        meta = re.search(r'class="scoreboard-head">.*?<p class="meta">(.*?)</p>', page, re.S)
+        assert meta is not None
+        assert board["meta"] == meta.group(1).strip(), number
+        assert board["number"] == number + 1
+        numbers = [deal["number"] for deal in board["recent"]]
+        assert numbers == list(range(max(number - phone.RECENT, 0) + 1, number + 1))
+    # Each deal stored, scored as it was when the same deals were kept on the phone.
+    empty = json.loads(client.get(f"{url}/export.json").text)
+    empty["games"][0].update(id="empty", deals=[])
+    bridge.load(json.dumps(empty))
+    kept = json.loads(bridge.play("empty", json.dumps(all_taps)))["deals"]
+    assert board["recent"] == kept[-len(board["recent"]) :]
+
+
 def test_a_refused_deal_is_refused_with_the_servers_words(client):
     example = GAMES[0]
     url = start(client, example["ruleset"], example["players"], 0, example["target"])
@@ -97,16 +113,14 @@ def test_a_refused_deal_is_refused_with_the_servers_words(client):
     bridge.load(client.get(f"{url}/export.json").text)
     entry = {**example["deals"][1], "partner": example["deals"][1]["bidder"]}
     taps = taps_of(example, entry, 1)
-    offline = json.loads(bridge.preview(game_id, "[]", json.dumps(taps)))
-    assert offline["kind"] == "problems"
-    assert rendered(offline) == server_preview(client, url, taps)
+    offline = bridge.preview(game_id, "[]", json.dumps(taps))
+    assert 'class="preview-problems"' in offline
+    assert offline == server_preview(client, url, taps)
     checked = json.loads(bridge.check(game_id, "[]", json.dumps(taps)))
     assert checked["ok"] is False
     assert "partner" in checked["fields"]
     half = [t for t in taps if not t[0].startswith("game_points-1")]
-    assert rendered(json.loads(bridge.preview(game_id, "[]", json.dumps(half)))) == (
-        server_preview(client, url, half)
-    )
+    assert bridge.preview(game_id, "[]", json.dumps(half)) == server_preview(client, url, half)
 
 
 def test_the_card_counter_scores_on_the_phone_as_on_the_server(client):
@@ -119,36 +133,146 @@ def test_the_card_counter_scores_on_the_phone_as_on_the_server(client):
     # The bidders took 10♥ A♥ and the joker (15); the opponents 10♠ K♣ (13).
     cards = {"10H": "0", "AH": "0", "JOKER": "0", "10S": "1", "KC": "1"}
     taps = taps_of(example, entry, 1) + [[f"game_points_took_{c}", s] for c, s in cards.items()]
-    offline = json.loads(bridge.preview(game_id, "[]", json.dumps(taps)))
-    assert rendered(offline) == server_preview(client, url, taps)
-    assert "Game counted 15 for the bidders to 13 for the opponents." in rendered(offline)
+    offline = bridge.preview(game_id, "[]", json.dumps(taps))
+    assert offline == server_preview(client, url, taps)
+    assert "Game counted 15 for the bidders to 13 for the opponents." in text_of(offline)
     typed = [*taps, ["game_points-0", "20"], ["game_points-1", "13"]]
-    refused = json.loads(bridge.preview(game_id, "[]", json.dumps(typed)))
-    assert rendered(refused) == server_preview(client, url, typed)
-    assert "The cards tapped add up to 15, 13, not the counts typed" in rendered(refused)
+    refused = bridge.preview(game_id, "[]", json.dumps(typed))
+    assert refused == server_preview(client, url, typed)
+    assert "The cards tapped add up to 15, 13, not the counts typed" in text_of(refused)
+
+
+def phone_in(language):
+    """Return the bridge in a language, with the catalogs the phone's bundle holds."""
+    if language == "en":
+        return phone.start()
+    folder = TRANSLATIONS / language / "LC_MESSAGES"
+    forms = Path(messages_path()) / language / "LC_MESSAGES" / "wtforms.mo"
+    return phone.start(
+        (folder / "messages.mo").read_bytes(), forms.read_bytes() if forms.is_file() else None
+    )
 
 
 FIRST_OF_EACH = list({game["ruleset"]: game for game in reversed(GAMES)}.values())
 
 
-@pytest.mark.parametrize("language", ["en", "de", "fr", "id"])
-@pytest.mark.parametrize("example", FIRST_OF_EACH, ids=[g["ruleset"] for g in FIRST_OF_EACH])
-def test_the_phone_words_none_one_and_many_problems_as_the_server(client, example, language):
-    """The first deal tapped whole, without its last field, and with its first field only."""
+def test_every_ruleset_has_a_worked_game():
+    assert {g["ruleset"] for g in FIRST_OF_EACH} == {r.id for r in engine.rulesets()}
+
+
+def problems_in(fragment):
+    """Return how many things a preview says are wrong: its list's items, "and N more" read."""
+    items = re.findall(r"<li>(.*?)</li>", fragment.split('class="preview-problems"', 1)[-1])
+    if 'class="preview-problems"' not in fragment:
+        return 0
+    return len(items) if len(items) < 2 else 1 + int(re.search(r"\d+", items[1]).group())
+
+
+def first_deal_both_ways(client, example, language):
+    """Start the worked game's ruleset on the server and on the bridge, both in the
+    language; return the game's URL and id, the bridge, and its first played deal's taps."""
     url = start(client, example["ruleset"], example["players"], 0, example["target"])
-    game_id = url.rsplit("/", 1)[1]
-    catalog = None
-    if language != "en":
-        catalog = (TRANSLATIONS / language / "LC_MESSAGES" / "messages.mo").read_bytes()
-    bridge = phone.start(catalog)
+    bridge = phone_in(language)
     bridge.load(client.get(f"{url}/export.json").text)
     client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
     deal = next(d for d in example["deals"] if not any(d.get(k) for k in ("thrown_in", "forfeit")))
-    whole = taps_of(example, deal, 1)
-    kinds = []
-    for taps in (whole, whole[:-1], whole[:2]):
-        offline = json.loads(bridge.preview(game_id, "[]", json.dumps(taps)))
-        assert rendered(offline) == server_preview(client, url, taps), taps
-        kinds.append((offline["kind"], bool(offline.get("more"))))
-    assert kinds[0] == ("result", False)
-    assert kinds[2] == ("problems", True)  # several things still to enter: one shown, a count
+    return url, url.rsplit("/", 1)[1], bridge, taps_of(example, deal, 1)
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+@pytest.mark.parametrize("example", FIRST_OF_EACH, ids=[g["ruleset"] for g in FIRST_OF_EACH])
+def test_the_phone_renders_the_servers_preview_with_none_one_and_many_problems(
+    client, example, language
+):
+    """The first deal tapped whole (no problem), then with fields left out, one at a time
+    from the end, until one thing is wrong and then many: each preview, the phone's and
+    the server's, the same HTML."""
+    url, game_id, bridge, whole = first_deal_both_ways(client, example, language)
+    counts = set()
+    for end in range(len(whole), 1, -1):
+        taps = whole[:end]
+        offline = bridge.preview(game_id, "[]", json.dumps(taps))
+        assert offline == server_preview(client, url, taps), taps
+        counts.add(min(problems_in(offline), 2))
+    assert 'class="preview-line"' in bridge.preview(game_id, "[]", json.dumps(whole))
+    assert counts >= {1, 2}, counts  # one thing wrong, and many ("and N more")
+    if language != "en":  # in the page's language, not the words as written
+        assert "If saved:" not in bridge.preview(game_id, "[]", json.dumps(whole))
+
+
+def refusal_lists(page):
+    """Return a page's refusal lists: each field's by its id, and the form's own ("")."""
+    found = {
+        m.group(1): m.group(0)
+        for m in re.finditer(r'<ul class="field-errors" id="([^"]+)-errors">.*?</ul>', page, re.S)
+    }
+    top = re.search(r'<div class="form-errors" role="alert">.*?</div>', page, re.S)
+    if top:
+        found[""] = top.group(0)
+    return found
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+@pytest.mark.parametrize("example", FIRST_OF_EACH, ids=[g["ruleset"] for g in FIRST_OF_EACH])
+def test_a_save_the_phone_refuses_is_refused_with_the_servers_lists(client, example, language):
+    """A Save offline that the rules refuse (a deal half entered: many refusals; a count
+    that is not a number: one) is said as the server's refused form says it, field by
+    field: the same lists, from the same macros, in the page's language."""
+    url, game_id, bridge, whole = first_deal_both_ways(client, example, language)
+    counts = next((n for n, _ in whole if re.fullmatch(r"\w+-0", n) and "points" in n), None)
+    cases = [whole[:2], whole[:-1]]
+    if counts is not None:
+        cases.append([[n, "x" if n == counts else v] for n, v in whole])
+    shown = set()
+    for taps in cases:
+        checked = json.loads(bridge.check(game_id, "[]", json.dumps(taps)))
+        assert checked["ok"] is False, taps
+        token = csrf(client.get(url))
+        data = MultiDict([*taps, ("csrf_token", token)])
+        answer = client.post(f"{url}/deals", data=data, headers={"HX-Request": "true"})
+        assert answer.status_code == 422
+        server = refusal_lists(answer.text)
+        phone_lists = {name: html.strip() for name, html in checked["fields"].items()}
+        if checked["top"]:
+            phone_lists[""] = checked["top"].strip()
+        assert phone_lists == {name: server[name] for name in phone_lists}, taps
+        assert set(server) <= set(phone_lists) | {f"{n}-{i}" for n in phone_lists for i in range(9)}
+        shown.add(len(phone_lists))
+    assert max(shown) > 1  # a deal half entered is refused beside several fields
+
+
+def page_line(page, pattern):
+    """Return the HTML inside the first element a pattern finds in a page."""
+    found = re.search(pattern, page, re.S)
+    assert found is not None, pattern
+    return found.group(1).strip()
+
+
+# Every ruleset in every language; in the quick loop, each ruleset in one of them, in turn.
+SPOKEN = [
+    pytest.param(example, language, id=f"{example['ruleset']}-{language}")
+    for index, example in enumerate(FIRST_OF_EACH)
+    for language in ([list(LANGUAGES)[index % len(LANGUAGES)]] if quick.QUICK else list(LANGUAGES))
+]
+
+
+@pytest.mark.parametrize(("example", "language"), SPOKEN)
+def test_the_phone_says_whose_turn_and_how_the_game_stands_as_the_server(client, example, language):
+    """Whose turn and the scoreboard's line (templates/macros/game.html), in each language,
+    before the first deal and after each of the next two: the phone's words are the server's."""
+    url = start_worked(client, example)
+    bridge = phone_in(language)
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    for number, entry in enumerate([None, *example["deals"][:2]]):
+        if entry is not None:
+            assert post_deal(client, url, example["ruleset"], entry, number).status_code in (
+                200,
+                303,
+            )
+        board = json.loads(bridge.load(client.get(f"{url}/export.json").text))
+        page = client.get(url).text
+        assert board["meta"] == page_line(
+            page, r'class="scoreboard-head">.*?<p class="meta">(.*?)</p>'
+        )
+        if not board["finished"]:
+            assert board["turn"] == page_line(page, r"<p class=\"turn-line\" data-turn>(.*?)</p>")

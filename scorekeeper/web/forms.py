@@ -3,6 +3,9 @@
 The deal form is not written for one game: `deal_form` builds its class from the ruleset's
 own description of a deal (`Ruleset.entry_fields`), one control per entry field, named like
 the engine's field, so the engine's messages land beside the control that caused them.
+WTForms renders its controls, checks the CSRF token and coerces what was posted; what the
+controls then hold is read into an entry (with its shape problems) by
+scorekeeper/deal_entry.py, the very reading the phone's worker runs offline.
 """
 
 from __future__ import annotations
@@ -32,14 +35,11 @@ from wtforms.utils import unset_value
 from wtforms.validators import InputRequired, Length, Optional
 
 from scorekeeper import engine
+from scorekeeper.deal_entry import NONE, SUITS, DealControls, Reading, Taps
 from scorekeeper.engine import FieldKind, Suit, full_ranks, scoring_sides
-from scorekeeper.http import params
 from scorekeeper.web.i18n import translate
 
-SUITS = tuple(str(suit) for suit in Suit)
 SUIT_SYMBOLS = {str(suit): suit.symbol for suit in Suit}
-NONE = "none"
-"""The form value of a blank choice (no partner, not in play, a pass, a tie)."""
 RANDOM = "random"
 HOUSE_RULE_VALUE_LABELS = {
     True: _l("On"),
@@ -97,7 +97,8 @@ class Counter:
     cards: list[tuple[str, engine.CardValue]]
     """Per counting card, the name of its radio group and its value, in the pack's order."""
     values: tuple[engine.CardValue, ...]
-    """The ruleset's counting cards, for the engine to add up."""
+    """The ruleset's counting cards (what the pack counts in all); scorekeeper/deal_entry.py
+    adds up the cards tapped."""
 
 
 class _Rows(FieldList):
@@ -366,6 +367,8 @@ class DealForm(_RuleErrors, FlaskForm):
     """One deal of the game: every entry field of the ruleset as a control of the same name.
 
     The class is made per game by `deal_form`; `described` holds the ruleset's entry fields.
+    What the controls hold is read by `controls` (scorekeeper/deal_entry.py, the phone's
+    reading too): the entry, the shape problems, which fields hold something.
     """
 
     number = HiddenField()
@@ -376,6 +379,13 @@ class DealForm(_RuleErrors, FlaskForm):
     was for (the history's view), shown beside what the other phone saved."""
     described: tuple[engine.EntryField, ...] = ()
     """The ruleset's entry fields, in the order the form shows them."""
+    controls: DealControls
+    """How the controls are named and what each value stands for: the shared reading."""
+
+    @property
+    def special_cards(self) -> dict[str, set[str]]:
+        """Return, per card field, the choices that stand for no card of a suit."""
+        return self.controls.special_cards
 
     @property
     def flags(self) -> list[engine.EntryField]:
@@ -442,10 +452,7 @@ class DealForm(_RuleErrors, FlaskForm):
         """Return whether an advanced field's section starts open (entered or refused)."""
         if self.errors_for(field.name, *self._sub_names(field)):
             return True
-        try:
-            return self._value_of(field) is not None
-        except ValueError:
-            return True
+        return field.name in self.reading().opened
 
     def _sub_names(self, field: engine.EntryField) -> list[str]:
         control = self._fields.get(field.name)
@@ -486,31 +493,14 @@ class DealForm(_RuleErrors, FlaskForm):
         The engine adds up the values its ruleset gives the cards; a side that is not one
         of the counter's raises ValueError.
         """
-        kept = None if field is None else self.counters.get(field.name)
-        if kept is None:
+        if field is None or field.name not in self.counters:
             return None
-        taken: dict[engine.Card, int] = {}
-        for name, value in kept.cards:
-            data = self[name].data
-            if data in (None, NONE):
-                continue
-            count = params.whole_number(str(data))
-            if count is None:
-                raise ValueError(
-                    _l(
-                        "This form holds a value it does not offer. "
-                        "Reload the page and enter it again."
-                    )
-                )
-            taken[value.card] = count
-        if not taken:
-            return None
-        return engine.add_up(kept.values, taken, len(kept.heads))
+        return self.controls.counted(field, self.posted())
 
     def fill_counted(self) -> None:
         """Fill counts left empty from the cards tapped in their counter, as the page shows.
 
-        Counts typed that differ from the cards tapped are kept, for `_value_of` to refuse.
+        Counts typed that differ from the cards tapped are kept, for the reading to refuse.
         """
         for name in self.counters:
             field = self._by_name(name)
@@ -544,108 +534,51 @@ class DealForm(_RuleErrors, FlaskForm):
             self[decided].data = None
             self[decided].raw_data = []
 
+    def posted(self) -> dict[str, list[str]]:
+        """Return what the controls hold as the page would post it, for the shared reading.
+
+        Each control's value as WTForms coerced it from the post, or as the server then set
+        it (a correction's stored entry, counts filled from the card counter); a box left
+        empty or unticked is left out. A count box sent with no number holds none: WTForms
+        refuses it beside the box.
+        """
+        taps: dict[str, list[str]] = {}
+        for control in self:
+            for one in control.entries if isinstance(control, FieldList) else (control,):
+                data = one.data
+                if data is None or data is False:
+                    continue
+                taps[one.name] = ["y" if data is True else str(data)]
+        return taps
+
+    def reading(self, flag: str | None = None) -> Reading:
+        """Return what the controls hold, read: the entry, its shape problems, what is open."""
+        return self.controls.read(self.posted(), flag)
+
     def validate(self, extra_validators: Mapping[str, Sequence[Any]] | None = None) -> bool:
         """Check the shape of what was sent (numbers, complete counts); rules are the engine's."""
         valid = super().validate(extra_validators)
-        if self.number.data and self.posted_number() is None:
-            self.add_rule_errors(
-                {None: [_l("The page sent a deal number that is not a number: reload the page.")]}
-            )
+        fields = {field.name for field in self.described}
+        problems = {
+            name: messages
+            for name, messages in self.reading().problems.items()
+            # Not a count box's own (not a number): WTForms' IntegerField says so beside it.
+            if name is None or name in fields
+        }
+        if problems:
+            self.add_rule_errors(problems)
             valid = False
-        for field in self.described:
-            try:
-                self._value_of(field)
-            except ValueError as problem:
-                self.add_rule_errors({field.name: [str(problem)]})
-                valid = False
         return valid
 
     def flag_posted(self, formdata: Mapping[str, str]) -> str | None:
         """Return the name of the flag whose button was pressed (thrown in, forfeit), if any."""
-        return next((f.name for f in self.flags if formdata.get(f.name)), None)
-
-    def posted_number(self) -> int | None:
-        """Return the deal number the page was showing, if it sent a well-formed one."""
-        return params.whole_number(self.number.data)
+        taps: Taps = {name: [value] for name, value in formdata.items()}
+        return self.controls.flag_posted(taps)
 
     def to_entry(self, flag: str | None = None) -> dict[str, Any]:
-        """Return the API entry for what was chosen; fields left unchosen are left out."""
-        entry: dict[str, Any] = {}
-        number = self.posted_number()
-        if number is not None:
-            entry["number"] = number
-        if flag is not None:
-            entry[flag] = True
-            return entry
-        for field in self.described:
-            try:
-                value = self._value_of(field)
-            except ValueError:
-                continue
-            if value is not None:
-                entry[field.name] = value
-        return entry
-
-    def _value_of(self, field: engine.EntryField) -> Any:
-        """Return the entry value of one field (None: not entered); ValueError on bad shape."""
-        kind = field.kind
-        if kind == FieldKind.FLAG:
-            return None
-        if kind == FieldKind.CARD:
-            rank, suit = self.card_controls(field)
-            if rank.data in (None, NONE):
-                return None
-            if rank.data in self.special_cards[field.name]:
-                return rank.data
-            return rank.data + (suit.data or "")
-        if kind == FieldKind.COUNTS:
-            counts = [entry.data for entry in self[field.name]]
-            if all(c is None for c in counts):
-                return None
-            if any(c is None for c in counts):
-                raise ValueError(_l("Enter every count, or leave them all empty."))
-            counted = self.counted(field)
-            if counted is not None and tuple(counts) != counted:
-                raise ValueError(
-                    _l(
-                        "The cards tapped add up to %(counted)s, not the counts typed: "
-                        "change the cards or clear the counts.",
-                        counted=", ".join(str(c) for c in counted),
-                    )
-                )
-            keys = self.count_keys[field.name]
-            return dict(zip(keys, counts, strict=True)) if keys else counts
-        if kind == FieldKind.AUCTION:
-            return self._auction(field)
-        data = self[field.name].data
-        # A blank choice ("No partner") is not among the values, so it enters nothing.
-        return None if data is None else self.values[field.name].get(data)
-
-    def _auction(self, field: engine.EntryField) -> list[Any] | None:
-        """Return the auction as the API wants it, or None when nobody's call was entered.
-
-        Calls not entered after the last one entered count as passes, except after the
-        highest bid, which ends the auction in most games (where it does not, the engine
-        asks for the missing passes).
-        """
-        rows = self[field.name]
-        values = self.values[field.name]
-        calls = [None if e.data in (None, NONE) else values.get(e.data) for e in rows]
-        entered = [i for i, e in enumerate(rows) if e.data is not None]
-        passed = self.passed_control(field)
-        if passed is not None and passed.data:
-            if any(call is not None for call in calls):
-                raise ValueError(
-                    _l("You marked that everyone passed, but the auction has a bid: clear one.")
-                )
-            return [None] * len(rows)
-        if not entered:
-            return None
-        result = calls[: entered[-1] + 1]
-        top = field.choices[-1].value if field.choices else None
-        if result[-1] != top:
-            result += [None] * (len(rows) - len(result))
-        return result
+        """Return the API entry for what was chosen; fields left unchosen (or refused) are
+        left out, and the deal number the page was showing is `number` when well formed."""
+        return self.reading(flag).entry
 
     def fill_from(self, entry: Mapping[str, Any]) -> None:
         """Preset the controls from a stored entry (for a correction)."""
@@ -661,7 +594,7 @@ class DealForm(_RuleErrors, FlaskForm):
             elif kind == FieldKind.COUNTS:
                 if value is None:
                     continue
-                keys = self.count_keys[field.name]
+                keys = self.controls.count_keys[field.name] or []
                 counts = [value.get(k) for k in keys] if isinstance(value, dict) else list(value)
                 for control, count in zip(self[field.name], counts, strict=False):
                     control.data = count
@@ -745,13 +678,11 @@ class _DealFormParts:
         n = config.seats
         first = self.rules.first_speaker(config, dealer)
         self.speakers = [(first + i) % n for i in range(n)]  # the auction's rows, in order
+        self.dealer = dealer
         self.attrs: dict[str, Any] = {
             "described": tuple(self.described),
             "__doc__": DealForm.__doc__,
         }
-        self.values: dict[str, dict[str, Any]] = {}
-        self.special_cards: dict[str, set[str]] = {}
-        self.count_keys: dict[str, list[Any] | None] = {}
         self.row_labels: dict[str, list[Label]] = {}
         self.counters: dict[str, Counter] = {}
 
@@ -761,11 +692,10 @@ class _DealFormParts:
         choices: Sequence[tuple[Any, Label]],
         label: Label | None = None,
     ) -> _Radio:
-        """Return one radio group of these choices (and the field's blank), noting their values."""
+        """Return one radio group of these choices (and the field's blank)."""
         pairs = [(str(value), text) for value, text in choices]
         if field.blank is not None:
             pairs.append((NONE, Words(field.blank)))
-        self.values[field.name] = {str(value): value for value, _text in choices}
         return _Radio(label or Words(field.label), choices=pairs)
 
     def add(self, field: engine.EntryField) -> None:
@@ -798,7 +728,6 @@ class _DealFormParts:
         name = field.name
         ranks = full_ranks(self.rules.deck)
         specials = [(c.value, Words(c.label)) for c in field.choices]
-        self.special_cards[name] = {str(value) for value, _label in specials}
         cards: list[tuple[Any, Label]] = [*((r, r) for r in ranks), *specials]
         self.attrs[f"{name}_rank"] = self.radio(field, cards, _l("Rank"))
         self.attrs[f"{name}_suit"] = _Radio(_l("Suit"), choices=[(s, SUIT_NAMES[s]) for s in SUITS])
@@ -808,11 +737,8 @@ class _DealFormParts:
         labels: list[Label]
         if field.choices:
             labels = [Words(c.label) for c in field.choices]
-            keyed = all(isinstance(c.value, str) for c in field.choices)
-            self.count_keys[name] = [c.value for c in field.choices] if keyed else None
         else:
             labels = [label for label, _seats in self.sides]
-            self.count_keys[name] = None
         self.attrs[name] = _Rows(
             IntegerField(validators=[Optional()]),
             label=Words(field.label),
@@ -826,7 +752,6 @@ class _DealFormParts:
     def _add_auction(self, field: engine.EntryField) -> None:
         name = field.name
         choices = [(c.value, Words(c.label)) for c in field.choices]
-        self.values[name] = {str(value): value for value, _label in choices}
         pairs = [(NONE, _l("Pass")), *((str(v), label) for v, label in choices)]
         self.attrs[name] = _Rows(
             _Radio(choices=pairs), label=Words(field.label), min_entries=self.config.seats
@@ -846,13 +771,12 @@ class _DealFormParts:
         """Return what each form of the class is given besides its controls."""
         described, sides = self.described, self.sides
         return {
-            "values": self.values,
-            "special_cards": self.special_cards,
-            "count_keys": self.count_keys,
+            "controls": DealControls.of(self.config),
             "row_labels": self.row_labels,
             "counters": self.counters,
             "players": list(self.config.players),
             "speakers": self.speakers,
+            "dealer": self.dealer,
             "sides": sides,
             "called_points": {str(p.rank): p.point for p in self.rules.called_points},
             # The page marks the bidding side as soon as it is chosen: the seats these
@@ -914,11 +838,15 @@ class TableForm(_RuleErrors, FlaskForm):
 
 
 class PutAtTableForm(_RuleErrors, FlaskForm):
-    """Choose a table to put a game at: one this browser may edit, or by its edit link."""
+    """Choose a table to put a game at: one this browser may edit, by its edit link, or a
+    new one named here."""
 
     table = RadioField(_l("Your tables"), validators=[Optional()])
     edit_link = StringField(
         _l("Or paste the table's edit link"), validators=[Optional(), Length(max=300)]
+    )
+    new_table = StringField(
+        _l("Or start a new table: its name"), validators=[Optional(), Length(max=80)]
     )
 
 

@@ -25,12 +25,11 @@ from flask import (
     url_for,
 )
 from flask_babel import get_domain, get_locale
-from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import engine
+from scorekeeper import engine, words
 from scorekeeper.http import languages
 
 bp = Blueprint("i18n", __name__)
@@ -137,27 +136,17 @@ def vary_by_language(response: Response) -> Response:
 
 def translate(value: object) -> str:
     """Return an engine message in the page's language; other values as text."""
-    if isinstance(value, engine.Message):
-        return engine.render(value, _lookup, join_words)
-    return "" if value is None else str(value)
+    return words.translate(translations(), value)
 
 
 def counted(phrase: engine.Plural, num: int) -> str:
     """Return an engine phrase that says a count, in the page's language ("2 bids")."""
-    return translations().ungettext(phrase.one, phrase.other, num) % {"num": num}
-
-
-def _lookup(template: str) -> str:
-    """Return the catalog's text for an engine template (the template itself if none)."""
-    return translations().ugettext(template) if template else template
+    return words.counted(translations(), phrase, num)
 
 
 def join_words(given: Iterable[str]) -> str:
     """Join words for a sentence in the page's language: "Ann, Bob and Cy"."""
-    words = list(given)
-    if len(words) <= 1:
-        return "".join(words)
-    return _("%(list)s and %(last)s", list=", ".join(words[:-1]), last=words[-1])
+    return words.join_words(translations(), given)
 
 
 @bp.app_template_filter("t")

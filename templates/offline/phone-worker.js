@@ -34,16 +34,21 @@ var ready = (async function () {
 
 var phone = null;
 
-function catalog(python, language) {
-  var path = HOME + "/scorekeeper/translations/" + language + "/LC_MESSAGES/messages.mo";
+/* A language's catalog in the bundle: the app's (messages) or WTForms' own (wtforms). */
+function catalog(python, language, domain) {
+  var path = HOME + "/scorekeeper/translations/" + language + "/LC_MESSAGES/" + domain + ".mo";
   try { return python.FS.readFile(path); } catch (missing) { return null; }
 }
 
 async function answer(call, args) {
   var found = await ready;
   if (call === "start") {
-    var words = catalog(found.python, args[0]);
-    phone = found.module.start(words ? found.python.toPy(words) : null);
+    var words = catalog(found.python, args[0], "messages");
+    var forms = catalog(found.python, args[0], "wtforms");
+    phone = found.module.start(
+      words ? found.python.toPy(words) : null,
+      forms ? found.python.toPy(forms) : null,
+    );
     return true;
   }
   if (call === "stats") {

@@ -67,7 +67,7 @@ def phone_render(page):
                 const answer = await phone.call(
                     "preview", [document.getElementById("outbox").dataset.game, "[]",
                                 JSON.stringify(taps)]);
-                return phone.render(JSON.parse(answer));
+                return phone.render(answer);
             }""",
             page.evaluate(PHONE_MODULE),
         )
@@ -105,9 +105,11 @@ def test_the_engine_runs_on_the_phone_and_previews_as_the_server_does(phone, liv
 
 
 def as_the_browser_writes(page, html):
-    """Return markup as the page writes it back (' for &#39; …), to compare with its own."""
+    """Return markup as the page writes it back (' for &#39; …), to compare with its own,
+    without what htmx swaps elsewhere (`hx-swap-oob`: the auction's refusals, beside it)."""
     return page.evaluate(
         "(html) => { const d = document.createElement('div'); d.innerHTML = html;"
+        " d.querySelectorAll('[hx-swap-oob]').forEach((e) => e.remove());"
         " return d.innerHTML; }",
         html,
     )
@@ -119,7 +121,7 @@ def worker_preview(page, game_id, kept, taps):
         """async ([module, id, kept, taps]) => {
             const { phone } = await import(module);
             const answer = await phone.call("preview", [id, kept, taps]);
-            return phone.render(JSON.parse(answer));
+            return phone.render(answer);
         }""",
         [page.evaluate(PHONE_MODULE), game_id, json.dumps(kept), json.dumps(taps)],
     )
@@ -139,7 +141,7 @@ def test_every_worked_game_played_offline_from_its_first_deal_then_synced(
     """Every deal of every worked game of tests/data/, all seven rulesets: the phone's
     preview offline is the server's, word for word and tag for tag, and the scores, dealer
     and outcome it shows after the deals kept are what the server stores once they are sent."""
-    from tests.test_pages_rulesets import GAMES, api_game, start
+    from tests.test_pages_rulesets import GAMES, api_game, start_worked
     from tests.test_phone import taps_of
 
     editor = open_as_editor(phone, live_server, new_game(live_server))
@@ -147,14 +149,7 @@ def test_every_worked_game_played_offline_from_its_first_deal_then_synced(
     played = []
     for example in GAMES:
         client = live_app.test_client()  # a browser holds the edit rights of 20 games at most
-        url = start(
-            client,
-            example["ruleset"],
-            example["players"],
-            example["first_dealer"],
-            example["target"],
-            example["house_rules"],
-        )
+        url = start_worked(client, example)
         game_id = url.rsplit("/", 1)[1]
         # The phone has the game as it started (its export), then loses the network.
         editor.evaluate(
