@@ -53,14 +53,18 @@ async function register(script) {
     keptVersion = now;
     worker.controller.postMessage({ keep: location.href });
   });
-  /* Back online: a new release, if there is one, is fetched now, not at the next visit. */
-  /** @param {number} tries */
-  function update(tries) {
-    registration.update().catch(() => {
-      if (tries > 1) { window.setTimeout(() => { update(tries - 1); }, 2000); }
-    });
-  }
-  window.addEventListener("online", () => { update(3); });
+  /* Back online: a new release, if there is one, is fetched now, not at the next visit.
+     The phone says it is online a moment before every fetch gets through, and a check
+     made in that moment may fail or find nothing new: the release is asked for at once
+     and again 1, 3, 7, 15 and 31 seconds later, until a new worker is on its way. */
+  /** @type {number[]} */
+  let checks = [];
+  window.addEventListener("online", () => {
+    checks.forEach((check) => { window.clearTimeout(check); });
+    checks = [0, 1000, 3000, 7000, 15000, 31000].map((at) => window.setTimeout(() => {
+      if (!registration.installing && !registration.waiting) { registration.update().catch(() => null); }
+    }, at));
+  });
 }
 
 if (copy !== undefined) { whenParsed(markCopy); }

@@ -9,7 +9,8 @@
    decided (which deal goes, its number, what a refusal keeps) is static/queue.js.
    Every page works without this file: the form then posts as it always did. */
 import { ANSWER_WITHIN, button, detailOf, fill, htmx, later, messages, postForm, sender, targetOf, whenParsed, words } from "./common.js";
-import { before, editing, formNumber, lastKept, movedOn, nextToSend, ofGame, postOf, refused, toKeep } from "./queue.js";
+import { before, editing, formNumber, lastKept, movedOn, nextToSend, ofGame, postOf, refused, storedDeals, toKeep } from "./queue.js";
+import { mayAsk, newerThanPage, refresh } from "./state.js";
 import { store } from "./store.js";
 
 /** @typedef {import("./queue.js").KeptDeal} KeptDeal */
@@ -23,6 +24,8 @@ const usable = Boolean(window.indexedDB);
 let kept = [];
 /** @type {Set<string>} games started on this phone the server has not started yet */
 let held = new Set();
+/** @type {number} the deals the phone knows the server stores, when the page shown is older */
+let stored = 0;
 /** @type {Set<() => void>} */
 const listeners = new Set();
 const channel = window.BroadcastChannel ? new BroadcastChannel("scorekeeper-outbox") : null;
@@ -55,9 +58,38 @@ async function readHeld() {
   }
 }
 
+/* What the phone knows of the page's game, when the page is a copy kept before it: its
+   form is then numbered after the deals stored (static/state.js). */
+async function readStored() {
+  const game = pageGame();
+  const record = game && !madeHere() ? await newerThanPage(game) : undefined;
+  stored = record ? storedDeals(record.document) : 0;
+}
+
+/**
+ * Keep the page game's document again (static/state.js), once the server told of a change.
+ * @param {number | null} version the version the page shows, null when not known yet
+ */
+export function learn(version) {
+  const element = box();
+  const game = pageGame();
+  if (!element || !game || madeHere() || !element.dataset.export) { return Promise.resolve(undefined); }
+  return refresh(game, element.dataset.export, version);
+}
+
+/** The phone's record of the page's game, asked of the server again if it moved on. */
+export function learnt() { return learn(shownVersion()); }
+
+/** The game's version the page shows (its scoreboard's), null if none. */
+function shownVersion() {
+  const board = document.querySelector("[data-live][data-events]");
+  const version = board ? Number(/** @type {HTMLElement} */ (board).dataset.version) : NaN;
+  return Number.isNaN(version) ? null : version;
+}
+
 /** Read the deals kept again, show them, and tell who listens. */
 export async function readAll() {
-  const [all] = await Promise.all([transact("readonly", (outbox) => outbox.getAll()), readHeld()]);
+  const [all] = await Promise.all([transact("readonly", (outbox) => outbox.getAll()), readHeld(), readStored()]);
   kept = all || [];
   render();
   fitForm();
@@ -251,7 +283,7 @@ function shownNumber() {
 function fitForm() {
   const game = pageGame();
   if (!game || !document.getElementById("deal-form")) { return; }
-  const number = formNumber(kept, game, shownNumber());
+  const number = formNumber(kept, game, shownNumber(), stored);
   if (number !== null) { numberForm(number); }
 }
 
@@ -357,6 +389,8 @@ async function sendNext() {
   }
   if (response.ok) {
     await drop(entry.key);
+    /* The phone's record of the game follows at once: a reload with no signal shows it. */
+    if (entry.game === pageGame()) { await learn(null); }
     catchUp(entry.game);
     if (entry.state === "correcting" && entry.game === pageGame()) { say(text("corrected", { n: entry.number }), ""); }
     return sendNext();
@@ -527,7 +561,20 @@ function listen() {
     }
   });
 
-  document.addEventListener("htmx:afterSettle", () => { render(); fitForm(); });
+  document.addEventListener("htmx:afterSettle", (event) => {
+    const target = detailOf(event).target;
+    /* A save's answer or a live update: the server's game, kept as the phone's record. */
+    if (target && (target.id === "game" || target.id === "scoreboard") && navigator.onLine !== false) {
+      learn(shownVersion());
+    }
+    render();
+    fitForm();
+  });
+  /* A page the server just served: the game as it is now, asked once the page has loaded
+     and is idle (the page's own requests come first). */
+  const asOpened = () => { if (mayAsk()) { learn(shownVersion()); } };
+  const idle = () => { if (window.requestIdleCallback) { window.requestIdleCallback(asOpened, { timeout: 3000 }); } else { window.setTimeout(asOpened, 1000); } };
+  if (document.readyState === "complete") { idle(); } else { window.addEventListener("load", idle); }
   whenParsed(() => { readAll().then(send); });
 }
 

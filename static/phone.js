@@ -13,18 +13,23 @@
      dealer and outcome after them ("On this phone"), with Undo for the last one.
    No rule is written here: every answer comes from scorekeeper/phone.py in the worker. */
 import { detailOf, element, targetOf, words } from "./common.js";
-import { keptDeals, onKept } from "./outbox.js";
+import { keptDeals, learnt, onKept } from "./outbox.js";
+import { keepBoard, newerThanPage, onLearnt, recordOf } from "./state.js";
 
 /** @typedef {import("./queue.js").KeptDeal} KeptDeal */
 /** @typedef {[string, string][]} Taps the fields of a form, in order */
 /**
  * The worker's answers (scorekeeper/phone.py), as JSON.
  * @typedef {{label: string, delta: string, to: string, on_bid: boolean}} PreviewSide
- * @typedef {{kind: string, if_saved: string, thrown_in?: string, made: boolean, said: string, sides: PreviewSide[], why_title: string, why: string[], problems: string[], more?: string}} Preview
+ * @typedef {{kind: string, if_saved: string, thrown_in?: string, made: boolean, said: string, sides: PreviewSide[], why_title: string, why: string[]}} Preview
  * @typedef {{label: string, score: number, delta?: string, dealer: boolean, winner: boolean}} BoardSide
- * @typedef {{number: number, result?: Preview & {dealt_by: string}, refused: string[]}} PlayedDeal
- * @typedef {{number: number, finished: boolean, sides: BoardSide[], dealer_line: string, outcome: string, turn: string, speakers: string[], deals: PlayedDeal[]}} Played
- * @typedef {{ok: boolean, fields: Record<string, string[]>}} Checked
+ * @typedef {{number: number, result?: Preview & {dealt_by: string}, refused?: string[]}} PlayedDeal
+ * @typedef {{number: number, finished: boolean, sides: BoardSide[], dealer_seat: number, dealer_line: string, outcome: string, meta: string, turn: string, speakers: string[], speaker_seats: number[]}} Board
+ *   (`meta` and `turn`: HTML, templates/macros/game.html's lines as the server renders them)
+ * @typedef {Board & {deals: PlayedDeal[]}} Played
+ * @typedef {Board & {recent: PlayedDeal[]}} Stored the game as the server stores it, its last deals scored
+ * @typedef {{ok: boolean, fields: Record<string, string>, top: string}} Checked a Save's refusals
+ *   as HTML, as the server's form lists them: each field's beside it, the rest above the form
  */
 
 /* The page of a game started on this phone (static/made-here.js, which only that page
@@ -36,7 +41,7 @@ export const phone = {
   ready() { return false; },
   /** @type {(name: string, args: unknown[]) => Promise<any>} */
   call() { return Promise.reject(new Error("no engine on this page")); },
-  /** @type {(preview: Preview) => string} */
+  /** @type {(html: string) => string} */
   render() { return ""; },
 };
 
@@ -52,8 +57,10 @@ function setUp(first) {
   const waiting = new Map();
   let count = 0;
   const game = first.dataset.game || "";
-  /** @type {{number: number} | null} the stored game as the worker holds it */
+  /** @type {Stored | null} the stored game as the worker holds it */
   let loaded = null;
+  /** @type {string | null} the document the worker holds it from */
+  let loadedFrom = null;
   /** @type {{taps: string | null, value: Checked | null}} the last check of the form's fields */
   let checked = { taps: null, value: null };
   let shown = 0; /* which preview asked for is shown (a late answer never replaces a newer) */
@@ -135,26 +142,50 @@ function setUp(first) {
   /* A game started on this phone (static/made-here.js): the server has no export of it;
      the engine starts it from its new-game fields as kept. */
 
-  /** @returns {Promise<string>} */
+  /* A game the server stores: the engine starts from the phone's record of it
+     (static/state.js), the document the page last got from the server, asked again when
+     the server can be asked; its answer is kept with the record, for the next page opened
+     from a copy to show at once. */
+
+  /**
+   * @param {import("./state.js").GameRecord} record
+   * @returns {Promise<Stored | null>}
+   */
+  function fromRecord(record) {
+    if (!ready || madeHere) { return Promise.resolve(null); }
+    if (loaded && loadedFrom === record.document) { return Promise.resolve(loaded); }
+    return call("load", [record.document]).then(function (answer) {
+      /** @type {Stored} */
+      const board = JSON.parse(answer);
+      loaded = board;
+      loadedFrom = record.document;
+      return keepBoard(game, record.document, board).then(function () { return board; });
+    });
+  }
+  onLearnt(fromRecord);
+
+  /** @returns {Promise<Stored | null>} */
   function stored() {
     if (madeHere) {
       return madeHere.setup.then(function (kept) {
         return call("made_here", [game, JSON.stringify(pairs(kept.body))]);
-      });
+      }).then(function (answer) { return JSON.parse(answer); });
     }
-    return fetch(outbox()?.dataset.export || "", { credentials: "same-origin" }).then(function (answer) {
-      if (!answer.ok) { throw new Error("no export"); }
-      return answer.text();
-    }).then(function (text) { return call("load", [text]); });
+    const record = navigator.onLine === false ? recordOf(game) : learnt();
+    return record.then(function (found) {
+      if (!found) { throw new Error("no record of the game"); }
+      return fromRecord(found);
+    });
   }
 
   function load() {
     var element = outbox();
     if (!ready || !element) { return Promise.resolve(); }
     return stored().then(function (board) {
-      loaded = JSON.parse(board);
+      if (!board) { return null; }
+      loaded = board;
       document.documentElement.dataset.phoneEngine = "ready";
-      return scoreKept().then(preview).then(function () { return null; });
+      return showRecord().then(scoreKept).then(preview).then(function () { return null; });
     }).catch(function () { return null; });
   }
 
@@ -204,55 +235,57 @@ function setUp(first) {
   /* --- what the page shows ------------------------------------------------------------ */
 
   /**
-   * The preview as templates/games/_preview.html writes it.
+   * A kept deal's score and "why", as templates/games/_preview.html writes a result.
    * @param {Preview} preview
-   * @param {boolean} withHeading
    * @returns {HTMLElement[]}
    */
-  function previewNodes(preview, withHeading) {
-    /** @type {HTMLElement[]} */
-    const nodes = [];
-    if (preview.kind === "result") {
-      var line = element("p", "preview-line");
-      if (withHeading) {
-        line.appendChild(element("strong", "", preview.if_saved));
+  function previewNodes(preview) {
+    var line = element("p", "preview-line");
+    if (preview.thrown_in) {
+      line.appendChild(document.createTextNode(preview.thrown_in));
+    } else {
+      line.appendChild(element("span", "outcome " + (preview.made ? "is-made" : "is-set"), preview.said));
+      line.appendChild(document.createTextNode(" —"));
+      preview.sides.forEach(function (side, index) {
         line.appendChild(document.createTextNode(" "));
-      }
-      if (preview.thrown_in) {
-        line.appendChild(document.createTextNode(preview.thrown_in));
-      } else {
-        line.appendChild(element("span", "outcome " + (preview.made ? "is-made" : "is-set"), preview.said));
-        line.appendChild(document.createTextNode(" —"));
-        preview.sides.forEach(function (side, index) {
-          line.appendChild(document.createTextNode(" "));
-          var span = element("span", "preview-side" + (side.on_bid ? " on-bid" : ""), side.label + " " + side.delta);
-          span.appendChild(element("span", "vh", " " + side.to));
-          line.appendChild(span);
-          if (index < preview.sides.length - 1) { line.appendChild(document.createTextNode(",")); }
-        });
-      }
-      nodes.push(line);
-      var why = element("details", "preview-why");
-      why.appendChild(element("summary", "", preview.why_title));
-      preview.why.forEach(function (sentence) { why.appendChild(element("p", "", sentence)); });
-      nodes.push(why);
-    } else if (preview.kind === "problems") {
-      var list = element("ul", "preview-problems");
-      preview.problems.concat(preview.more ? [preview.more] : []).forEach(function (message) {
-        list.appendChild(element("li", "", message));
+        var span = element("span", "preview-side" + (side.on_bid ? " on-bid" : ""), side.label + " " + side.delta);
+        span.appendChild(element("span", "vh", " " + side.to));
+        line.appendChild(span);
+        if (index < preview.sides.length - 1) { line.appendChild(document.createTextNode(",")); }
       });
-      nodes.push(list);
     }
-    return nodes;
+    var why = element("details", "preview-why");
+    why.appendChild(element("summary", "", preview.why_title));
+    preview.why.forEach(function (sentence) { why.appendChild(element("p", "", sentence)); });
+    return [line, why];
   }
 
   /**
-   * @param {HTMLElement} target
-   * @param {Preview} preview
+   * Markup the worker rendered from the server's own templates (escaped by Jinja), as nodes.
+   * @param {string} html
+   * @returns {DocumentFragment}
    */
-  function showPreview(target, preview) {
-    target.textContent = "";
-    previewNodes(preview, true).forEach(function (node) { target.appendChild(node); });
+  function fragment(html) {
+    const holder = document.createElement("template");
+    holder.innerHTML = html;
+    return holder.content;
+  }
+
+  /**
+   * The preview as the server's answer puts it in place: its parts marked `hx-swap-oob`
+   * (a folded section's refusals) in place of the page's element of their id, as htmx
+   * swaps them, the rest under the form.
+   * @param {HTMLElement} target
+   * @param {string} html templates/games/_preview.html, rendered by the worker
+   */
+  function showPreview(target, html) {
+    const parts = fragment(html);
+    parts.querySelectorAll("[hx-swap-oob]").forEach(function (part) {
+      part.removeAttribute("hx-swap-oob");
+      const old = part.id ? document.getElementById(part.id) : null;
+      if (old) { old.replaceWith(part); } else { part.remove(); }
+    });
+    target.replaceChildren(parts);
     target.dataset.from = "phone";
   }
 
@@ -269,7 +302,7 @@ function setUp(first) {
        it, so answered after it) never holds it back. */
     var previewed = call("preview", [game, before, taps]).then(function (answer) {
       if (asked !== shown || !target || !target.isConnected) { return; }
-      showPreview(target, JSON.parse(answer));
+      showPreview(target, answer);
     });
     var checking = call("check", [game, before, taps]).then(function (answer) {
       checked = { taps: taps, value: JSON.parse(answer) };
@@ -307,33 +340,28 @@ function setUp(first) {
   }
 
   /**
+   * The refusals as the worker rendered them with the server's macros: each field's list
+   * beside it (at the top of the form if the page has no place for it), the rest above.
    * @param {HTMLFormElement} form
-   * @param {Record<string, string[]>} fields
+   * @param {Checked} refused
    */
-  function showRefusals(form, fields) {
+  function showRefusals(form, refused) {
     const entry = document.getElementById("deal-entry");
     if (entry) { entry.querySelectorAll(".form-errors, .field-errors").forEach(function (e) { e.remove(); }); }
-    /** @type {string[]} */
-    let top = [];
+    const top = fragment(refused.top);
     /** @type {Element | null} */
     let firstShown = null;
-    Object.keys(fields).forEach(function (name) {
-      var place = name ? fieldOf(form, name) : null;
-      if (!place) { top = top.concat(fields[name]); return; }
-      var list = element("ul", "field-errors");
-      list.id = name + "-errors";
-      fields[name].forEach(function (message) { list.appendChild(element("li", "", message)); });
+    Object.keys(refused.fields).forEach(function (name) {
+      const list = fragment(refused.fields[name]);
+      const place = fieldOf(form, name);
+      if (!place) { top.appendChild(list); return; }
       place.appendChild(list);
       place.classList.add("has-error");
       firstShown = firstShown || place;
     });
-    if (top.length) {
-      var box = element("div", "form-errors");
-      box.setAttribute("role", "alert");
-      var list = element("ul");
-      top.forEach(function (message) { list.appendChild(element("li", "", message)); });
-      box.appendChild(list);
-      form.insertBefore(box, form.firstChild);
+    const box = top.firstElementChild;
+    if (box) {
+      form.insertBefore(top, form.firstChild);
       firstShown = box;
     }
     if (firstShown) { firstShown.scrollIntoView({ block: "center" }); }
@@ -349,7 +377,7 @@ function setUp(first) {
     if (checked.taps !== taps || !checked.value || checked.value.ok) { return; }
     event.preventDefault();
     event.stopImmediatePropagation();
-    showRefusals(form, checked.value.fields);
+    showRefusals(form, checked.value);
   }, true);
 
   /* --- the deals kept, scored on the phone --------------------------------------------- */
@@ -384,7 +412,7 @@ function setUp(first) {
 
   /* The form for the deal after the deals kept: who deals it and speaks first, the
      auction's rows in that order, and no form once the game is over. */
-  /** @param {Played} played */
+  /** @param {Board} played */
   function fitTurn(played) {
     const entry = document.getElementById("deal-entry");
     const form = document.getElementById("deal-form");
@@ -393,8 +421,13 @@ function setUp(first) {
     const number = Number(numberInput ? numberInput.value : NaN);
     if (number !== played.number) { return; }
     entry.querySelectorAll("[data-turn]").forEach(function (turn) {
-      turn.textContent = played.turn;
+      turn.replaceChildren(fragment(played.turn));
       /** @type {HTMLElement} */ (turn).hidden = false;
+    });
+    const fields = /** @type {HTMLElement | null} */ (form.querySelector(".deal-fields"));
+    if (fields) { fields.dataset.dealer = String(played.dealer_seat); }
+    form.querySelectorAll("details.auction[data-speakers]").forEach(function (auction) {
+      /** @type {HTMLElement} */ (auction).dataset.speakers = played.speaker_seats.join(" ");
     });
     form.querySelectorAll("details.auction .call-row > legend").forEach(function (legend, index) {
       if (played.speakers[index] !== undefined) { legend.textContent = played.speakers[index]; }
@@ -417,17 +450,47 @@ function setUp(first) {
     history.querySelectorAll(".deals-kept").forEach(function (old) { old.remove(); });
     var scored = played.deals.filter(function (deal) { return deal.result; });
     const none = /** @type {HTMLElement | null} */ (history.querySelector(":scope > p.meta"));
-    if (none) { none.hidden = scored.length > 0; }
+    if (none) { none.hidden = scored.length > 0 || Boolean(history.querySelector(".deals-learnt")); }
     if (!scored.length) { return; }
-    var list = element("ol", "deals deals-kept");
+    var list = dealList(scored, "deals-kept", " · " + text("notSent"));
     list.setAttribute("aria-label", text("historyKept"));
+    var heading = history.querySelector("h2");
+    if (heading) { heading.after(list); } else { history.prepend(list); }
+  }
+
+  /* The deals the server stores that a page kept before them lacks (the engine's, from the
+     phone's record): above the page's own, as the server's history would show them. */
+  /** @param {PlayedDeal[]} recent */
+  function showLearnt(recent) {
+    var history = document.getElementById("history");
+    if (!history) { return; }
+    history.querySelectorAll(".deals-learnt").forEach(function (old) { old.remove(); });
+    var newest = history.querySelector("li.deal[id^='deal-']");
+    var inPage = newest ? parseInt(newest.id.slice("deal-".length), 10) || 0 : 0;
+    var missing = recent.filter(function (deal) { return deal.result && deal.number > inPage; });
+    if (!missing.length) { return; }
+    var list = dealList(missing, "deals-learnt", "");
+    const none = /** @type {HTMLElement | null} */ (history.querySelector(":scope > p.meta"));
+    if (none) { none.hidden = true; }
+    var before = history.querySelector(".deals-kept") || history.querySelector("h2");
+    if (before) { before.after(list); } else { history.prepend(list); }
+  }
+
+  /**
+   * Deals scored, newest first, as templates/games/_deal.html lists them.
+   * @param {PlayedDeal[]} scored
+   * @param {string} kind the list's class
+   * @param {string} after what each deal's line says after who dealt it
+   */
+  function dealList(scored, kind, after) {
+    var list = element("ol", "deals " + kind);
     scored.slice().reverse().forEach(function (deal) {
       const result = deal.result;
       if (!result) { return; }
-      var item = element("li", "deal is-kept " + (result.thrown_in ? "is-thrown-in" : result.made ? "is-made" : "is-set"));
-      item.id = "kept-deal-" + deal.number;
+      var item = element("li", "deal " + (after ? "is-kept " : "") + (result.thrown_in ? "is-thrown-in" : result.made ? "is-made" : "is-set"));
+      item.id = (after ? "kept-deal-" : "learnt-deal-") + deal.number;
       var title = element("h3", "", text("deal", { n: deal.number }) + " ");
-      title.appendChild(element("span", "sub", result.dealt_by + " · " + text("notSent")));
+      title.appendChild(element("span", "sub", result.dealt_by + after));
       item.appendChild(title);
       if (result.thrown_in) {
         item.appendChild(element("p", "", result.thrown_in));
@@ -452,8 +515,54 @@ function setUp(first) {
       item.appendChild(why);
       list.appendChild(item);
     });
-    var heading = history.querySelector("h2");
-    if (heading) { heading.after(list); } else { history.prepend(list); }
+    return list;
+  }
+
+  /* The server's scoreboard as the engine works it out from the phone's record: on a page
+     kept before the record, until the server's live parts come. Each side keeps its row
+     (the copy's, the same game); its score, last change, dealer and winner are the
+     record's. */
+  /** @param {Stored} board */
+  function showStored(board) {
+    var scoreboard = document.getElementById("scoreboard");
+    if (!scoreboard) { return; }
+    var rows = scoreboard.querySelectorAll(".score-row");
+    if (rows.length !== board.sides.length) { return; }
+    board.sides.forEach(function (side, index) {
+      var row = rows[index];
+      var dealer = side.dealer && !board.finished;
+      row.classList.toggle("is-dealer", dealer);
+      row.classList.toggle("is-winner", side.winner);
+      row.classList.remove("is-bidding");
+      var score = row.querySelector(".score");
+      if (score) { score.textContent = String(side.score); }
+      var delta = row.querySelector(".delta");
+      if (delta) { delta.textContent = side.delta || ""; }
+      var tags = row.querySelector(".tags");
+      if (!tags) { return; }
+      tags.querySelectorAll(".tag-dealer, .tag-win").forEach(function (tag) { tag.remove(); });
+      if (dealer) { tags.prepend(element("span", "tag tag-dealer", row.classList.contains("is-team") ? board.dealer_line : text("dealsNext"))); }
+      if (side.winner) { tags.appendChild(element("span", "tag tag-win", text("winner"))); }
+    });
+    var meta = scoreboard.querySelector(".scoreboard-head .meta");
+    if (meta) { meta.replaceChildren(fragment(board.meta)); }
+    /* The copy's last deal is not the last one: the history says it. */
+    var last = /** @type {HTMLElement | null} */ (scoreboard.querySelector(".last-deal"));
+    if (last) { last.hidden = true; }
+    fitTurn(board);
+    showLearnt(board.recent || []);
+  }
+
+  /* A page kept before what the phone knows (static/state.js): shown from the record at
+     once, as the engine last worked it out, and again once the engine holds the record. */
+  /** @returns {Promise<unknown>} */
+  function showRecord() {
+    if (madeHere) { return Promise.resolve(); }
+    return newerThanPage(game).then(function (record) {
+      if (!record) { return; }
+      if (loaded && loadedFrom === record.document) { showStored(loaded); return; }
+      if (record.board) { showStored(/** @type {Stored} */ (record.board)); }
+    }).catch(function () { return null; });
   }
 
   /** @returns {Promise<unknown>} */
@@ -481,12 +590,12 @@ function setUp(first) {
         var part = document.createElement("div");
         if (deal.result) {
           part.className = "outbox-score";
-          previewNodes(deal.result, false).forEach(function (node) { part.appendChild(node); });
+          previewNodes(deal.result).forEach(function (node) { part.appendChild(node); });
         } else {
           part.className = "outbox-refused";
           var list = document.createElement("ul");
           list.className = "preview-problems";
-          deal.refused.forEach(function (message) { var li = document.createElement("li"); li.textContent = message; list.appendChild(li); });
+          (deal.refused || []).forEach(function (message) { var li = document.createElement("li"); li.textContent = message; list.appendChild(li); });
           part.appendChild(list);
         }
         item.appendChild(part);
@@ -508,7 +617,10 @@ function setUp(first) {
     }).catch(function () { return null; });
   }
 
-  onKept(function () { scoreKept().then(preview); });
+  /* Shown from the record as soon as this module runs, and again each time the outbox
+     has read the deals kept (and numbered the form: this module may load after it). */
+  showRecord();
+  onKept(function () { showRecord().then(scoreKept).then(preview); });
 
   /* A live answer (a deal saved here or on another phone): the game as stored again. */
   document.addEventListener("htmx:afterSettle", function (event) {
@@ -523,9 +635,11 @@ function setUp(first) {
 
   phone.ready = () => ready && Boolean(loaded);
   phone.call = call;
-  phone.render = (preview) => {
+  /* The preview as it is put under the form (without what goes beside a folded section). */
+  phone.render = (html) => {
     const holder = document.createElement("div");
-    previewNodes(preview, true).forEach((node) => { holder.appendChild(node); });
+    holder.appendChild(fragment(html));
+    holder.querySelectorAll("[hx-swap-oob]").forEach((part) => { part.remove(); });
     return holder.innerHTML;
   };
 }

@@ -179,15 +179,43 @@ export function movedOn(kept, entry) {
 /**
  * The number the deal form shows, given the number it shows now: a deal back in the form
  * keeps its own until it is saved or discarded; otherwise the form is for the deal after
- * the last one kept. Null: it stays as it is.
+ * the last one kept, and after the `stored` deals the phone knows the server stores (a
+ * page kept before they were saved shows an earlier form). Null: it stays as it is.
  * @param {KeptDeal[]} kept
  * @param {string} game
  * @param {number} shown
+ * @param {number} [stored]
  * @returns {number | null}
  */
-export function formNumber(kept, game, shown) {
+export function formNumber(kept, game, shown, stored = 0) {
   const fixing = ofGame(kept, game).find((e) => e.state === "editing");
   if (fixing) { return shown === fixing.number ? null : fixing.number; }
   const last = lastKept(kept, game);
-  return last && shown <= last ? last + 1 : null;
+  const next = Math.max(last ? last + 1 : 0, stored ? stored + 1 : 0);
+  return next && shown < next ? next : null;
+}
+
+/**
+ * How many deals a game's export document (/games/<id>/export.json) holds.
+ * @param {string} document
+ * @returns {number}
+ */
+export function storedDeals(document) {
+  const data = JSON.parse(document);
+  const game = data.games ? data.games[0] : data;
+  return Array.isArray(game.deals) ? game.deals.length : 0;
+}
+
+/**
+ * Whether the page shown is older than what the phone last learnt of its game: it is a
+ * copy the service worker kept (`copied`, the time it was kept, from data-offline-copy)
+ * from before the phone's record of the game (`learnt`, ms).
+ * @param {string | undefined} copied
+ * @param {number | undefined} learnt
+ * @returns {boolean}
+ */
+export function olderThan(copied, learnt) {
+  if (copied === undefined || learnt === undefined) { return false; }
+  const kept = Date.parse(copied);
+  return Number.isNaN(kept) || kept < learnt;
 }

@@ -1,12 +1,20 @@
 /* The phone's store: IndexedDB `scorekeeper`, one object store a kind of thing kept.
    `outbox` holds the deals kept (static/outbox.js), in the order they were kept; `games`
-   (version 2) the games started offline (static/kept-games.js). Its shape is written here
-   only. */
+   (version 2) the games started offline (static/kept-games.js); `states` (version 3) the
+   last document of each game the page learnt of (static/state.js). Its shape is written
+   here only. */
 
 export const NAME = "scorekeeper";
-export const VERSION = 2;
-/** The object stores of this version, each keyed by `key`, numbered as things are kept. */
-export const STORES = ["outbox", "games"];
+export const VERSION = 3;
+/** The object stores of this version. */
+export const STORES = ["outbox", "games", "states"];
+/** How each is keyed: `outbox` and `games` by `key`, numbered as things are kept; `states`
+    by the game's id, one record a game. */
+const KEYS = /** @type {Record<string, IDBObjectStoreParameters>} */ ({
+  outbox: { keyPath: "key", autoIncrement: true },
+  games: { keyPath: "key", autoIncrement: true },
+  states: { keyPath: "game" },
+});
 
 /**
  * Bring an opened database up to VERSION: add the object stores it lacks, keep what it holds.
@@ -15,7 +23,7 @@ export const STORES = ["outbox", "games"];
 export function upgrade(db) {
   STORES.forEach((name) => {
     if (!db.objectStoreNames.contains(name)) {
-      db.createObjectStore(name, { keyPath: "key", autoIncrement: true });
+      db.createObjectStore(name, KEYS[name]);
     }
   });
 }

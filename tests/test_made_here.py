@@ -15,6 +15,7 @@ import pytest
 
 from scorekeeper import engine, phone
 from scorekeeper.web.offline import MADE_HERE_ID, seat_mark
+from tests.conftest import make_app
 from tests.test_pages_rulesets import api_game, encode, start
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
@@ -149,3 +150,16 @@ def test_the_bridge_reads_a_kept_new_game_as_the_server_does(client, example):
         "players"
     ] == ["A", "", ""]
     assert seat_mark(0) not in board["turn"]
+
+
+def test_an_app_under_a_prefix_is_given_its_own_deal_entries(client):
+    """The entries are kept once worked out, by each app: those of an app at the top of
+    the site (worked out first, in the same process) are not given to an app mounted under
+    a prefix, whose deals would then post outside it and be refused."""
+    action = f"/games/{MADE_HERE_ID}/deals"
+    top = client.get("/offline/games/shmear").text
+    assert f'action=\\"{action}\\"' in top
+    prefixed = make_app(APPLICATION_ROOT="/scores").test_client()
+    page = prefixed.get("/offline/games/shmear", base_url="http://localhost/scores").text
+    assert f'action=\\"/scores{action}\\"' in page
+    assert f'action=\\"{action}\\"' not in page

@@ -1,5 +1,6 @@
 """The service worker that lets the app open with no connection, as the server serves it."""
 
+import json
 import re
 
 from scorekeeper.http.security import HTMX_CDN_URL
@@ -8,7 +9,13 @@ from tests.test_assets import static_url
 
 def worker_values(source):
     """Return the values the worker is made with (release, shell, pages, fallback, CDN)."""
-    return dict(re.findall(r"^var (RELEASE|SHELL|PAGES|FALLBACK|CDN) = (.*);$", source, re.M))
+    return dict(
+        re.findall(
+            r"^var (RELEASE|SHELL|PAGES|FALLBACK|CDN|LIMITS|COPY) = (.*?);(?: /\*.*)?$",
+            source,
+            re.M,
+        )
+    )
 
 
 def test_the_worker_is_served_from_the_root_never_from_a_cache_with_its_own_policy(client):
@@ -81,3 +88,33 @@ def test_the_page_for_a_page_never_opened_says_so_in_the_pages_language(client):
     page = client.get("/offline", headers={"Accept-Language": "fr"})
     assert page.status_code == 200
     assert "<h1>Hors ligne</h1>" in page.text
+
+
+def test_under_a_prefix_the_worker_matches_every_address_under_it(database):
+    """Every address the worker keeps or matches comes from the app's root: the pages,
+    the shell and the phone's files by url_for, the games' exports by the root it is given
+    (static/releases.js `exportPattern`, unit-tested under Node)."""
+    from tests.test_forwarded import make_app
+
+    app = make_app(database, APPLICATION_ROOT="/scores")
+    source = app.test_client().get("/sw.js").text
+    assert 'var ROOT = "/scores";' in source
+    assert "var EXPORT = exportPattern(ROOT);" in source
+    values = worker_values(source)
+    for url in re.findall(r'"([^"]+)"', values["SHELL"] + values["PAGES"] + values["FALLBACK"]):
+        assert url.startswith("/scores/"), url
+    # No address written in the worker itself: the old export pattern was one.
+    assert "\\/games" not in source and '"/games' not in source
+
+
+def test_the_pages_kept_are_bounded_by_the_settings(app, client):
+    """How many pages the worker keeps, and how long (static/releases.js `expired`)."""
+    values = worker_values(client.get("/sw.js").text)
+    assert json.loads(values["LIMITS"]) == {"maxEntries": 60, "maxAgeSeconds": 30 * 24 * 60 * 60}
+    assert json.loads(values["COPY"]) == "X-Offline-Copy"
+    app.config.update(OFFLINE_PAGES_MAX=5, OFFLINE_PAGES_DAYS=2)
+    try:
+        values = worker_values(client.get("/sw.js").text)
+    finally:
+        app.config.update(OFFLINE_PAGES_MAX=60, OFFLINE_PAGES_DAYS=30)
+    assert json.loads(values["LIMITS"]) == {"maxEntries": 5, "maxAgeSeconds": 2 * 24 * 60 * 60}

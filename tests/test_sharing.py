@@ -130,6 +130,34 @@ def test_editor_page_shows_both_links_with_qr_codes_and_is_not_cached(editor, ga
     assert response.headers["Referrer-Policy"] == "no-referrer"
 
 
+def test_the_copy_a_phone_keeps_offline_is_the_editors_page_without_its_edit_link(editor, game):
+    """The service worker keeps no page marked no-store: it asks for this copy instead
+    (templates/offline/sw.js), which the deal form works from offline."""
+    copy = editor.get(f"/games/{game['id']}", headers={"X-Offline-Copy": "1"})
+    body = copy.get_data(as_text=True)
+    assert copy.status_code == 200
+    assert 'id="deal-form"' in body
+    assert game["edit_token"] not in body and "/edit/" not in body
+    assert body.count('<svg role="img"') == 2  # the view link's and the big screen's
+    assert copy.headers["Cache-Control"] == "private, no-cache"
+    assert "X-Offline-Copy" in copy.headers["Vary"]
+    # Asked again (from the page cache), still the copy; the page itself still the link.
+    again = editor.get(f"/games/{game['id']}", headers={"X-Offline-Copy": "1"})
+    assert game["edit_token"] not in again.get_data(as_text=True)
+    assert again.headers["Cache-Control"] == "private, no-cache"
+    own = editor.get(f"/games/{game['id']}")
+    assert game["edit_token"] in own.get_data(as_text=True)
+    assert own.headers["Cache-Control"] == "no-store"
+    assert "X-Offline-Copy" in own.headers["Vary"]
+
+
+def test_a_viewers_copy_is_the_viewers_page(viewer, game):
+    plain = viewer.get(f"/games/{game['id']}")
+    copy = viewer.get(f"/games/{game['id']}", headers={"X-Offline-Copy": "1"})
+    assert copy.get_data() == plain.get_data()
+    assert "no-store" not in copy.headers["Cache-Control"]
+
+
 def test_qr_code_is_large_dark_on_white_svg():
     svg = links.qr_svg("http://192.168.1.20:5000/games/abc/edit/" + "x" * 43, "QR <code>")
     width = int(re.search(r'width="(\d+)"', svg).group(1))

@@ -71,7 +71,7 @@ def poll(game_id: str) -> BaseResponse:
         return redirect(url_for("games.show", game_id=game_id), 303)
     version, can_edit = cache.version_and_rights(game_id)
     etag = cache.live_etag(version, can_edit)
-    if request.if_none_match.contains(etag):  # ahead.py answers most of these first
+    if request.if_none_match.contains(etag):
         return live_headers(make_response("", 304), etag)
     # The page was an editor's and this browser's token no longer works: say so where
     # the deal form is, or its next save would silently fail.

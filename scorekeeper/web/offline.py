@@ -10,6 +10,7 @@ opened, and the deals kept on it (static/outbox.js, in IndexedDB), stay.
 import difflib
 import functools
 import hashlib
+import importlib.util
 import io
 import itertools
 import json
@@ -17,15 +18,17 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, render_template, url_for
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf as csrf_token
 from markupsafe import Markup
+from wtforms.i18n import messages_path
 
-from scorekeeper import engine
+from scorekeeper import engine, words
 from scorekeeper.engine import house_rule_text
-from scorekeeper.http import assets
+from scorekeeper.http import assets, languages
 from scorekeeper.http.security import HTMX_CDN_URL
+from scorekeeper.web import sharing
 from scorekeeper.web.forms import deal_form
 from scorekeeper.web.game_page import turn
 
@@ -81,9 +84,21 @@ def _shell_files(folder: Path) -> tuple[str, ...]:
 # --- the engine on the phone: its runtime, its bundle, its worker --------------------------
 
 PACKAGE = ROOT / "scorekeeper"
-BUNDLED = ("engine/**/*.py", "phone.py", "translations/*/LC_MESSAGES/messages.mo")
+BUNDLED = (
+    "engine/**/*.py",
+    "deal_entry.py",
+    "words.py",
+    "phone.py",
+    "translations/*/LC_MESSAGES/messages.mo",
+)
 """What the phone's worker runs, from the very files the server runs: the engine package,
-its bridge (scorekeeper/phone.py) and the compiled catalogs (`make install` builds them)."""
+the deal form's reading (scorekeeper/deal_entry.py) and words (scorekeeper/words.py), its
+bridge (scorekeeper/phone.py) and the compiled catalogs (`make install` builds them)."""
+LIBRARIES = ("jinja2", "markupsafe")
+"""The pure-Python packages the phone renders them with, their sources taken from the
+server's own installation when the bundle is made: the very versions the server renders
+with (requirements/ pins them), and no copy of them in git. MarkupSafe's C speedups are
+left out: it runs its pure-Python fallback."""
 STAMP = ".vendored"
 
 
@@ -111,22 +126,35 @@ def _bundle(digest: str) -> bytes:
     """Return the engine's bundle, a zip of `BUNDLED` under scorekeeper/ (one per digest)."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in _bundled():
-            info = zipfile.ZipInfo(str(Path("scorekeeper") / path.relative_to(PACKAGE)))
+        for name, path in _bundled():
+            info = zipfile.ZipInfo(name)
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, path.read_bytes())
     return out.getvalue()
 
 
-def _bundled() -> list[Path]:
-    return sorted({p for pattern in BUNDLED for p in PACKAGE.glob(pattern) if p.is_file()})
+def _bundled() -> list[tuple[str, Path]]:
+    """Return each file of the bundle: its name in the zip, and where it is read from."""
+    found = sorted({p for pattern in BUNDLED for p in PACKAGE.glob(pattern) if p.is_file()})
+    files = [(f"scorekeeper/{p.relative_to(PACKAGE).as_posix()}", p) for p in found]
+    files += [(f"templates/{name}", ROOT / "templates" / name) for name in words.PHONE_TEMPLATES]
+    for library in LIBRARIES:
+        folder = Path(importlib.util.find_spec(library).origin or "").parent  # type: ignore[union-attr]
+        files += [(f"{library}/{p.name}", p) for p in sorted(folder.glob("*.py"))]
+    # WTForms' own messages ("Not a valid integer value."), as Flask-WTF translates them
+    # for the pages: beside each language's catalog, for the languages WTForms has.
+    for code in languages.LANGUAGES:
+        forms = Path(messages_path()) / code / "LC_MESSAGES" / "wtforms.mo"
+        if forms.is_file():
+            files.append((f"scorekeeper/translations/{code}/LC_MESSAGES/wtforms.mo", forms))
+    return files
 
 
 @functools.cache
 def _bundle_digest() -> str:
     digest = hashlib.sha256()
-    for path in _bundled():
-        digest.update(str(path.relative_to(PACKAGE)).encode())
+    for name, path in _bundled():
+        digest.update(name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -223,16 +251,17 @@ def deal_entries(ruleset: engine.Ruleset) -> str:
     names, and its engine the turn and the auction's speakers. One entry per seat count is
     given whole (`bases`); every setup names its base and the lines that differ from it
     (`patch`: [first line, end line, lines instead]), so a house rule that changes a hint
-    costs a line, not a form. Worked out once per ruleset, language and release.
+    costs a line, not a form. Worked out once per app, ruleset, language, release and the
+    app's root: its addresses (the form's action) are under the root the page was asked at.
     """
-    key = (ruleset.id, str(get_locale()), release())
-    if key not in _ENTRIES:
+    entries: dict[tuple[str, str, str, str], str] = current_app.extensions.setdefault(
+        "scorekeeper.made_here_entries", {}
+    )
+    key = (ruleset.id, str(get_locale()), release(), request.script_root)
+    if key not in entries:
         # Inside a <script> block: no "<" may close it.
-        _ENTRIES[key] = json.dumps(_deal_entries(ruleset)).replace("<", "\\u003c")
-    return _ENTRIES[key]
-
-
-_ENTRIES: dict[tuple[str, str, str], str] = {}
+        entries[key] = json.dumps(_deal_entries(ruleset)).replace("<", "\\u003c")
+    return entries[key]
 
 
 def _deal_entries(ruleset: engine.Ruleset) -> dict[str, Any]:
@@ -326,6 +355,16 @@ def pages() -> list[str]:
     ]
 
 
+def page_limits() -> dict[str, int]:
+    """Return how many pages the worker keeps besides those kept from the start, and for
+    how long (seconds): the settings `OFFLINE_PAGES_MAX` and `OFFLINE_PAGES_DAYS`."""
+    config = current_app.config
+    return {
+        "maxEntries": int(config["OFFLINE_PAGES_MAX"]),
+        "maxAgeSeconds": int(config["OFFLINE_PAGES_DAYS"]) * 24 * 60 * 60,
+    }
+
+
 @bp.get("/sw.js")
 def worker() -> Response:
     """Serve the service worker, always asked afresh so that a new release is seen at once."""
@@ -339,6 +378,8 @@ def worker() -> Response:
         cdn=None if local_only else HTMX_CDN_URL,
         phone=phone_files() or [],
         runtime=(runtime_folder() or Path("none")).name,
+        limits=page_limits(),
+        copy_header=sharing.COPY_HEADER,
     )
     response = current_app.response_class(source, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"

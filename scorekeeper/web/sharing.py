@@ -26,7 +26,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorekeeper.http import keyring
+from scorekeeper.http import cache, keyring
 from scorekeeper.store import games
 from scorekeeper.store.lookup import require_game
 from scorekeeper.web import errors, links
@@ -36,6 +36,17 @@ bp = Blueprint("sharing", __name__)
 errors.register_game_errors(bp)
 
 _NO_STORE = "no-store"
+
+COPY_HEADER = "X-Offline-Copy"
+"""The header the service worker asks a page with when the page as this browser got it is
+marked ``no-store`` (templates/offline/sw.js): the copy it keeps for offline use, the same
+page without this browser's edit link and its QR code. Every answer it changes names it in
+``Vary``."""
+
+
+def for_copy() -> bool:
+    """Return whether this request asks for the copy a service worker may keep (no token)."""
+    return request.headers.get(COPY_HEADER) == "1"
 
 
 # --- views -----------------------------------------------------------------------------
@@ -103,7 +114,8 @@ def share_links(game_id: str, can_edit: bool) -> dict[str, Any]:
         ),
         "loopback_only": links_loopback,
     }
-    token = keyring.token(keyring.GAME_TOKENS, game_id) if can_edit else None
+    # The copy a phone keeps offline holds no edit link: the page itself shows it online.
+    token = keyring.token(keyring.GAME_TOKENS, game_id) if can_edit and not for_copy() else None
     if token:
         edit_url = base + url_for("sharing.join", game_id=game_id, token=token)
         shared["edit_url"] = edit_url
@@ -117,8 +129,16 @@ def share_links(game_id: str, can_edit: bool) -> dict[str, Any]:
 
 @bp.after_app_request
 def _protect_token_pages(response: Response) -> Response:
-    """Keep pages that carry an edit token out of caches and out of Referer headers."""
+    """Keep pages that carry an edit token out of caches and out of Referer headers.
+
+    Such a page, and every answer to a request for the copy a service worker keeps, varies
+    by `COPY_HEADER`: the copy is the page without the token.
+    """
     if g.get("carries_token"):
         response.headers["Cache-Control"] = _NO_STORE
         response.headers["Referrer-Policy"] = "no-referrer"
+    if g.get("carries_token") or for_copy():
+        response.vary.add(COPY_HEADER)
+    if for_copy() and "Cache-Control" not in response.headers:
+        response.headers["Cache-Control"] = cache.PRIVATE  # for this browser's phone alone
     return response

@@ -24,7 +24,7 @@ from scorekeeper.http.htmx import render
 from scorekeeper.store import exchange, import_checks, limits, stats, tables
 from scorekeeper.store.lookup import require_table
 from scorekeeper.store.models import CardTable, Game
-from scorekeeper.web import errors, links
+from scorekeeper.web import errors, links, sharing
 from scorekeeper.web.forms import (
     ConfirmForm,
     ImportForm,
@@ -426,7 +426,12 @@ def _share(table: CardTable, editable: bool) -> dict[str, Any]:
         "edit_url": None,
         "edit_qr": None,
     }
-    token = keyring.token(keyring.TABLE_TOKENS, table.id) if editable else None
+    # The copy a phone keeps offline holds no edit link (scorekeeper/web/sharing.py).
+    token = (
+        keyring.token(keyring.TABLE_TOKENS, table.id)
+        if editable and not sharing.for_copy()
+        else None
+    )
     if token:
         edit_url = base + url_for("tables.join", table_id=table.id, token=token)
         shared["edit_url"] = edit_url

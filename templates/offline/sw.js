@@ -3,9 +3,17 @@
    - The shell (scripts, styles, icons, the manifest, htmx: the vendored copy, and the
      pinned CDN copy once fetched) is kept per release and served from the phone.
    - Every page this phone opens is fetched from the network first and its copy kept, per
-     address, exactly as this browser got it (a viewer's page on a viewer's phone, the
+     address, as this browser got it (a viewer's page on a viewer's phone, the
      scorekeeper's on the scorekeeper's). With no answer, the copy is served, marked as a
      copy (data-offline-copy on <html>: when it was kept), and the page says it is offline.
+   - Nothing the server marks no-store is kept: such a page holds this browser's edit link
+     (the scorekeeper's), and the worker asks for its copy instead (the X-Offline-Copy
+     header), the same page without the link. A game's page later answered as a viewer's
+     page where the scorekeeper's copy was kept (the link revoked, the cookies cleared):
+     everything kept of that game goes.
+   - The pages kept are bounded (LIMITS: how many, how long), as Workbox's expiration does:
+     the oldest beyond the count and every one too old go, and a copy too old is not served;
+     the pages kept from the start are fetched again by each release and not counted.
    - Home and the rules are kept from the start; a page never opened says it has no copy.
    - Everything else (saves, previews, live polls and streams, the API) goes to the network
      as before: a save that cannot go is kept by the page (static/outbox.js).
@@ -18,7 +26,7 @@
    The static files have content-hashed names (scorekeeper/http/assets.py): a new release's
    changed file is a new address, so no phone keeps an old script under a new page.
    A module worker: what it decides of a release's handover is static/releases.js. */
-import { currentNames, isHashed, markedCopy, sameFile as currentOf, staleCaches } from {{ url_for('static', filename='releases.js')|tojson }};
+import { currentNames, expired, exportPattern, gameOf, isHashed, keepable, markedCopy, ofGame, sameFile as currentOf, staleCaches, tooOld } from {{ url_for('static', filename='releases.js')|tojson }};
 
 var RELEASE = {{ release|tojson }};
 var SHELL = {{ shell|tojson }};
@@ -27,12 +35,16 @@ var FALLBACK = {{ fallback|tojson }};
 var CDN = {{ cdn|tojson }};
 var PHONE = {{ phone|tojson }}; /* the phone's worker, the engine's bundle, the runtime */
 var RUNTIME_CACHE = "runtime-" + {{ runtime|tojson }}; /* kept across releases of the app */
-var EXPORT = /^\/games\/[^/]+\/export\.json$/;
+var ROOT = {{ request.script_root|tojson }}; /* the app's root: every address matched is under it */
+var EXPORT = exportPattern(ROOT);
+var LIMITS = {{ limits|tojson }}; /* the pages kept: how many, and for how long (seconds) */
+var COPY = {{ copy_header|tojson }}; /* asks for a page's copy without this browser's edit link */
 var SHELL_CACHE = "shell-" + RELEASE;
 var PAGE_CACHE = "pages";
 var STATIC = new URL(SHELL[0], self.location.href).pathname.replace(/[^/]*$/, "");
 var WAIT = 4000; /* ms a page may take before its copy is shown instead */
 var KEPT_AT = "X-Kept-At";
+var EDITOR = "X-Kept-Editor"; /* on a copy asked for without the edit link: this browser edited */
 
 function fresh(url) { return new Request(url, { cache: "reload", credentials: "same-origin" }); }
 
@@ -77,27 +89,103 @@ self.addEventListener("activate", function (event) {
   })]).then(function () { return self.clients.claim(); }));
 });
 
-/* A page worth keeping: a whole page, answered 200 (not a redirect, not an error). */
-function keepPage(cache, request, response) {
+/* The address a page is kept under, and as the worker's lists name it (path and query). */
+function href(request) { return new URL(typeof request === "string" ? request : request.url, self.location.href).href; }
+function pathOf(url) { var address = new URL(url, self.location.href); return address.pathname + address.search; }
+
+/* A page kept from the start: fetched again by every release, never dropped. */
+function lasting(url) { return PAGES.indexOf(pathOf(url)) >= 0; }
+
+/* An answer (2xx) the server lets be kept (not no-store). */
+function storable(response) { return response.ok && keepable(response.headers.get("Cache-Control")); }
+
+/* A whole page, answered 200 (not a redirect, not an error). */
+function isPage(response) {
   var type = response.headers.get("Content-Type") || "";
-  if (response.status !== 200 || response.type !== "basic" || type.indexOf("text/html") !== 0) { return null; }
+  return response.status === 200 && response.type === "basic" && type.indexOf("text/html") === 0;
+}
+
+/* Keeps an answer the server lets be kept, with when it was kept; then bounds the cache. */
+function put(cache, url, response, editor) {
   return response.clone().arrayBuffer().then(function (body) {
     var headers = new Headers(response.headers);
     headers.set(KEPT_AT, new Date().toISOString());
-    return cache.put(request, new Response(body, { status: 200, statusText: "OK", headers: headers }));
+    if (editor) { headers.set(EDITOR, "1"); } else { headers.delete(EDITOR); }
+    return cache.put(url, new Response(body, { status: response.status, statusText: response.statusText, headers: headers }));
+  }).then(function () { return trim(cache); });
+}
+
+/* A page worth keeping is kept as it came when the server allows it; a page marked
+   no-store (this browser's edit link in it) is not: its copy without the link is asked
+   for and kept instead, or, refused too, no copy stays. */
+function keepPage(cache, request, response) {
+  var url = href(request);
+  if (!isPage(response)) { return Promise.resolve(null); }
+  if (keepable(response.headers.get("Cache-Control"))) {
+    return rightsLost(cache, url).then(function () { return put(cache, url, response, false); });
+  }
+  var headers = new Headers();
+  headers.set(COPY, "1");
+  return fetch(new Request(url, { cache: "no-store", credentials: "same-origin", headers: headers })).then(function (copy) {
+    if (isPage(copy) && keepable(copy.headers.get("Cache-Control"))) { return put(cache, url, copy, true); }
+    return cache.delete(url, { ignoreVary: true });
+  });
+}
+
+/* A game's page answered as it is (a viewer's page) where the scorekeeper's copy was kept:
+   this browser no longer edits the game. Its copies and its export go. */
+function rightsLost(cache, url) {
+  var game = gameOf(ROOT, new URL(url).pathname);
+  if (!game) { return Promise.resolve(null); }
+  return cache.match(url, { ignoreVary: true }).then(function (kept) {
+    if (!kept || !kept.headers.get(EDITOR)) { return null; }
+    return cache.keys().then(function (requests) {
+      return Promise.all(requests.filter(function (asked) {
+        return ofGame(ROOT, game, new URL(asked.url).pathname);
+      }).map(function (asked) { return cache.delete(asked, { ignoreVary: true }); }));
+    });
+  });
+}
+
+/* The pages cache within its bounds (static/releases.js `expired`), one trim at a time. */
+var trimming = Promise.resolve(null);
+function trim(cache) {
+  trimming = trimming.then(function () {
+    return cache.keys().then(function (requests) {
+      return Promise.all(requests.map(function (asked) {
+        return cache.match(asked, { ignoreVary: true }).then(function (kept) {
+          return { url: asked.url, keptAt: kept ? kept.headers.get(KEPT_AT) : null };
+        });
+      }));
+    }).then(function (entries) {
+      return Promise.all(expired(entries, Date.now(), LIMITS, lasting).map(function (url) {
+        return cache.delete(url, { ignoreVary: true });
+      }));
+    });
+  }).then(function () { return null; }, function () { return null; });
+  return trimming;
+}
+
+/* The copy kept at this address, unless too old (then dropped), or null. */
+function kept(cache, request) {
+  return cache.match(request, { ignoreVary: true, ignoreSearch: false }).then(function (found) {
+    if (!found || lasting(href(request)) || !tooOld(found.headers.get(KEPT_AT), Date.now(), LIMITS)) {
+      return found || null;
+    }
+    return cache.delete(href(request), { ignoreVary: true }).then(function () { return null; });
   });
 }
 
 /* The kept copy of a page, marked as a copy, or null. */
 function copyOf(request) {
   return caches.open(PAGE_CACHE).then(function (cache) {
-    return cache.match(request, { ignoreVary: true, ignoreSearch: false });
-  }).then(function (kept) {
-    if (!kept) { return null; }
-    return kept.text().then(function (html) {
-      var at = kept.headers.get(KEPT_AT) || "";
+    return kept(cache, request);
+  }).then(function (copy) {
+    if (!copy) { return null; }
+    return copy.text().then(function (html) {
+      var at = copy.headers.get(KEPT_AT) || "";
       var marked = markedCopy(html, at);
-      return new Response(marked, { status: 200, statusText: "OK", headers: kept.headers });
+      return new Response(marked, { status: 200, statusText: "OK", headers: copy.headers });
     });
   });
 }
@@ -115,12 +203,12 @@ function page(event) {
   var asked = Promise.resolve(event.preloadResponse).then(function (preloaded) {
     return preloaded || fetch(request);
   });
-  var kept = asked.then(function (response) {
+  var keeping = asked.then(function (response) {
     /* Copied now: once the page has it, its body is used and can no longer be copied. */
     var copy = response.clone();
     return caches.open(PAGE_CACHE).then(function (cache) { return keepPage(cache, request, copy); });
   }).catch(function () { return null; });
-  event.waitUntil(kept);
+  event.waitUntil(keeping);
   return new Promise(function (resolve) {
     var done = false;
     function answer(response) { if (!done) { done = true; resolve(response); } }
@@ -147,7 +235,8 @@ function shellFile(request) {
     return cache.match(request, { ignoreVary: true }).then(function (found) {
       if (found) { return found; }
       return fetch(request).then(function (response) {
-        if (response.ok) { cache.put(request, response.clone()); return response; }
+        if (storable(response)) { cache.put(request, response.clone()); return response; }
+        if (response.ok) { return response; }
         return sameFile(cache, request).then(function (kept) { return kept || response; });
       }, function (error) {
         return sameFile(cache, request).then(function (kept) {
@@ -177,21 +266,24 @@ function phoneFile(request) {
     return cache.match(request.url).then(function (found) {
       if (found) { return found; }
       return fetch(request).then(function (response) {
-        if (response.ok) { cache.put(request.url, response.clone()); }
+        if (storable(response)) { cache.put(request.url, response.clone()); }
         return response;
       });
     });
   });
 }
 
-/* A game's export, for the phone's engine: the network first, else the last copy. */
+/* A game's export, for the phone's engine: the network first, else the last copy (kept
+   with the pages, bounded as they are, unless the server forbids it). */
 function exported(request) {
   return caches.open(PAGE_CACHE).then(function (cache) {
     return fetch(request).then(function (response) {
-      if (response.ok) { cache.put(request.url, response.clone()); }
+      if (storable(response)) {
+        return put(cache, request.url, response.clone(), false).then(function () { return response; });
+      }
       return response;
     }, function () {
-      return cache.match(request.url).then(function (kept) { return kept || Response.error(); });
+      return kept(cache, request.url).then(function (copy) { return copy || Response.error(); });
     });
   });
 }
@@ -202,7 +294,7 @@ function keepPhone() {
       return cache.match(new URL(url, self.location.href).href).then(function (found) {
         if (found) { return null; }
         return fetch(new Request(url, { credentials: "same-origin" })).then(function (response) {
-          return response.ok ? cache.put(new URL(url, self.location.href).href, response) : null;
+          return storable(response) ? cache.put(new URL(url, self.location.href).href, response) : null;
         });
       });
     });

@@ -232,8 +232,10 @@ def until(page, script, seconds=10):
 
 
 def worker_ready(page):
-    """Wait until the service worker controls the page and has kept its copy of it."""
-    until(page, "navigator.serviceWorker.controller !== null")
+    """Wait until the service worker controls the page and has kept its copy of it. Its
+    install keeps the new-game and offline pages of every ruleset first: on a server that
+    has not rendered them yet (a test run alone) that takes several seconds."""
+    until(page, "navigator.serviceWorker.controller !== null", seconds=30)
     until(page, "async () => !!(await (await caches.open('pages')).match(location.href))")
 
 
@@ -302,7 +304,7 @@ def test_a_new_release_takes_over_cleanly_and_a_kept_deal_outlives_it(phone, liv
         until(editor, f"async () => JSON.stringify(await ({shells})()) === '[\"shell-test-one\"]'")
 
         # A deal kept on the phone while the server is away …
-        phone.route("**/deals", lambda route: route.fulfill(status=502, body="Bad gateway"))
+        editor.route("**/deals", lambda route: route.fulfill(status=502, body="Bad gateway"))
         phone.set_offline(True)
         tap(editor, DEAL_1)
         editor.get_by_role("button", name="Save deal").click()
@@ -315,7 +317,7 @@ def test_a_new_release_takes_over_cleanly_and_a_kept_deal_outlives_it(phone, liv
         until(
             editor,
             f"async () => JSON.stringify(await ({shells})()) === '[\"shell-test-two\"]'",
-            seconds=30,
+            seconds=60,
         )
         until(editor, "navigator.serviceWorker.controller.scriptURL.endsWith('/sw.js')")
         editor.reload()
@@ -325,7 +327,7 @@ def test_a_new_release_takes_over_cleanly_and_a_kept_deal_outlives_it(phone, liv
         assert editor.evaluate("async () => !!(await caches.match(location.href))")
         assert deals(live_server, game) == []
 
-        phone.unroute("**/deals")
+        editor.unroute("**/deals")
         expect(editor.locator("#outbox")).to_be_hidden(timeout=15000)
         assert [d["number"] for d in deals(live_server, game)] == [1]
     finally:

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 KEPT_IDS = """async () => {
   const db = await new Promise((ok) => {
-    const open = indexedDB.open("scorekeeper", 2);
+    const open = indexedDB.open("scorekeeper");
     open.onsuccess = () => ok(open.result);
   });
   const all = await new Promise((ok) => {
@@ -33,7 +33,7 @@ def test_a_game_started_offline_is_started_on_the_server_when_the_phone_is_back(
     home = phone.new_page()
     home.goto(live_server + "/")
     worker_ready(home)
-    kept_page = "new URL('/games/new?ruleset=shmear', location.href).href"
+    kept_page = repr(live_server + "/games/new?ruleset=shmear")  # under the app's root
     until(home, f"async () => !!(await caches.match({kept_page}))")
     phone.set_offline(True)
 

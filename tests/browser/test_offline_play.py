@@ -4,6 +4,7 @@ the engine in the phone's worker, and the game sent once the connection is back,
 on the server first, then its deals in order; the phone then shows the server's page."""
 
 import json
+import weakref
 
 import pytest
 from playwright.sync_api import expect
@@ -20,6 +21,26 @@ pytestmark = pytest.mark.browser
 RULESETS = list(dict.fromkeys(game["ruleset"] for game in GAMES))
 SENT_WITHIN = 60_000  # ms: a guard for a page that never syncs, not a speed target
 
+PAGE_ERRORS = weakref.WeakKeyDictionary()  # each phone's page: what went wrong in it
+
+# What the phone holds when its outbox stays shown: the deals in its store (static/store.js)
+# and the outbox as the page shows it.
+HELD = """async () => {
+  const db = await new Promise((resolve, reject) => {
+    const opening = indexedDB.open("scorekeeper");
+    opening.onsuccess = () => resolve(opening.result);
+    opening.onerror = () => reject(opening.error);
+  });
+  const kept = await new Promise((resolve) => {
+    const asked = db.transaction("outbox").objectStore("outbox").getAll();
+    asked.onsuccess = () => resolve(asked.result.map((e) => [e.game, e.number, e.state, e.why]));
+  });
+  db.close();
+  const box = document.getElementById("outbox");
+  const shown = box && box.innerHTML.slice(-600);
+  return JSON.stringify({ url: location.href, kept, hidden: box && box.hidden, shown });
+}"""
+
 
 @pytest.fixture(autouse=True)
 def engine_on(live_app):
@@ -29,10 +50,25 @@ def engine_on(live_app):
     live_app.config["PHONE_ENGINE"] = False
 
 
+def all_sent(page):
+    """Wait until the phone has sent every deal it kept (its outbox hidden); failing that,
+    say what it still holds and what the page said went wrong."""
+    try:
+        expect(page.locator("#outbox")).to_be_hidden(timeout=SENT_WITHIN)
+    except AssertionError as error:
+        held = page.evaluate(HELD)
+        errors = PAGE_ERRORS.get(page, [])
+        raise AssertionError(f"{error}\nOn the phone: {held}\nPage errors: {errors}") from None
+
+
 def has_played_once(phone, live_server):
     """The phone a scorekeeper uses: it kept a game online once, so its service worker holds
     the app's pages and its engine's files. Return that page."""
+    errors = []
+    phone.on("weberror", lambda error: errors.append(str(error.error)))
     page = open_as_editor(phone, live_server, new_game(live_server))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    PAGE_ERRORS[page] = errors
     worker_ready(page)
     engine_ready(page)
     until(
@@ -149,7 +185,7 @@ def test_a_game_started_offline_is_played_on_the_phone_and_found_as_scored_on_th
     # is on the server's own page of the game, with the scores it showed.
     phone.set_offline(False)
     page.wait_for_url(f"{live_server}/games/{game_id}", timeout=SENT_WITHIN)
-    expect(page.locator("#outbox")).to_be_hidden(timeout=SENT_WITHIN)
+    all_sent(page)
     expect(page.locator("#scoreboard .score-row .score")).to_have_text(
         [score for _name, score in offline], timeout=SENT_WITHIN
     )
@@ -227,7 +263,7 @@ def test_a_worked_game_played_offline_from_the_new_game_to_the_win(phone, live_s
 
     phone.set_offline(False)
     page.wait_for_url(f"{live_server}/games/{game_id}", timeout=SENT_WITHIN)
-    expect(page.locator("#outbox")).to_be_hidden(timeout=SENT_WITHIN)
+    all_sent(page)
     expect(page.locator(".banner")).to_contain_text(said, timeout=SENT_WITHIN)
     assert server_board(page) == offline
     stored = read(live_server, f"/api/v1/games/{game_id}")

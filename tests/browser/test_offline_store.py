@@ -61,7 +61,7 @@ def test_an_open_page_lets_a_newer_version_open_and_still_keeps_its_deals(phone,
     # A newer release opens in another tab: the open page lets go, nothing blocks it.
     newer = phone.new_page()
     newer.goto(live_server + "/")
-    assert newer.evaluate(UPGRADE, 3) == {"blocked": False, "version": 3}
+    assert newer.evaluate(UPGRADE, 4) == {"blocked": False, "version": 4}
     expect(newer.locator("#store-blocked")).to_be_hidden()
 
     # The open page, next used, opens the store as the newer one left it: its deal is kept.
@@ -72,7 +72,7 @@ def test_an_open_page_lets_a_newer_version_open_and_still_keeps_its_deals(phone,
         "Deal 1 saved on this phone, not sent yet"
     )
     assert kept(editor) == ["Deal 1: saved on this phone, not sent yet."]
-    assert newer.evaluate(OUTBOX_AS_IT_IS) == {"version": 3, "numbers": [1]}
+    assert newer.evaluate(OUTBOX_AS_IT_IS) == {"version": 4, "numbers": [1]}
 
     # And sent once the server answers again.
     phone.set_offline(False)
@@ -101,4 +101,4 @@ def test_a_tab_holding_an_older_version_is_said_and_the_page_goes_on_once_it_clo
     old.evaluate("() => window.heldStore.close()")
     expect(note).to_be_hidden()
     until(page, COUNT % "games")
-    assert page.evaluate(OUTBOX_AS_IT_IS) == {"version": 2, "numbers": []}
+    assert page.evaluate(OUTBOX_AS_IT_IS) == {"version": 3, "numbers": []}

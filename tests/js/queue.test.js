@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { before, editing, formNumber, lastKept, movedOn, nextToSend, postOf, refused, toKeep } from "../../static/queue.js";
+import { before, editing, formNumber, lastKept, movedOn, nextToSend, olderThan, postOf, refused, storedDeals, toKeep } from "../../static/queue.js";
 
 const URL_A = "https://pad.example/games/a/deals";
 
@@ -55,6 +55,36 @@ test("the next deal is numbered after the last one kept of its game", () => {
   assert.equal(formNumber(kept, "a", 4), 6);
   assert.equal(formNumber(kept, "a", 6), null, "a form already past the deals kept stays");
   assert.equal(formNumber([], "a", 4), null);
+});
+
+test("a page kept before deals were stored numbers its form after them, and after the deals kept", () => {
+  /* The copy shows deal 1's form; the phone knows the server stores 1 deal. */
+  assert.equal(formNumber([], "a", 1, 1), 2);
+  assert.equal(formNumber([], "a", 2, 1), null);
+  assert.equal(formNumber([], "a", 3, 1), null, "a form already past them stays");
+  /* Deals kept after them: the form is after those. */
+  assert.equal(formNumber([deal(1, "a", 2), deal(2, "a", 3)], "a", 1, 1), 4);
+  /* Deals kept on another game do not count. */
+  assert.equal(formNumber([deal(1, "b", 7)], "a", 1, 2), 3);
+  /* A deal back in the form keeps its number still. */
+  assert.equal(formNumber([deal(1, "a", 2, "editing")], "a", 1, 3), 2);
+});
+
+test("the deals a game's document stores are counted, in the export file or a game alone", () => {
+  const game = { id: "a", deals: [{ number: 1 }, { number: 2 }] };
+  assert.equal(storedDeals(JSON.stringify({ format: "scorekeeper-export", games: [game] })), 2);
+  assert.equal(storedDeals(JSON.stringify(game)), 2);
+  assert.equal(storedDeals(JSON.stringify({ games: [{ id: "a", deals: [] }] })), 0);
+});
+
+test("a page is older than the record when it is a copy kept before the record was learnt", () => {
+  const kept = "2026-12-06T10:00:00.000Z";
+  const at = Date.parse(kept);
+  assert.equal(olderThan(kept, at + 1000), true);
+  assert.equal(olderThan(kept, at - 1000), false, "kept after: the copy is as new");
+  assert.equal(olderThan(undefined, at), false, "a page the server just served");
+  assert.equal(olderThan(kept, undefined), false, "no record");
+  assert.equal(olderThan("not a time", at), true, "a copy of unknown age is taken as older");
 });
 
 test("a deal back in the form keeps its own number until it is saved", () => {

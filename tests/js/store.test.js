@@ -36,17 +36,39 @@ function storeOf(factory) {
  */
 function all(store, name) { return store.transact(name, "readonly", (s) => s.getAll()); }
 
-test("a first visit makes both object stores, keyed and numbered as things are kept", async () => {
+test("a first visit makes every object store: deals and games numbered as kept, states by game", async () => {
   const factory = new IDBFactory();
   const { store } = storeOf(factory);
   await store.transact("outbox", "readwrite", (s) => s.put({ number: 1 }));
   await store.transact("games", "readwrite", (s) => s.put({ id: "g" }));
+  await store.transact("states", "readwrite", (s) => s.put({ game: "g", document: "{}" }));
+  await store.transact("states", "readwrite", (s) => s.put({ game: "g", document: "{\"deals\": []}" }));
   assert.deepEqual(await all(store, "outbox"), [{ number: 1, key: 1 }]);
   assert.deepEqual(await all(store, "games"), [{ id: "g", key: 1 }]);
+  assert.deepEqual(await all(store, "states"), [{ game: "g", document: "{\"deals\": []}" }]);
   const db = await openAt(factory, VERSION, () => {});
-  assert.equal(db.version, 2);
-  assert.deepEqual([...db.objectStoreNames].sort(), ["games", "outbox"]);
+  assert.equal(db.version, 3);
+  assert.deepEqual([...db.objectStoreNames].sort(), ["games", "outbox", "states"]);
   db.close();
+});
+
+test("version 2's deals and games stay kept when version 3 adds the states", async () => {
+  const factory = new IDBFactory();
+  const old = await openAt(factory, 2, (db) => {
+    db.createObjectStore("outbox", { keyPath: "key", autoIncrement: true });
+    db.createObjectStore("games", { keyPath: "key", autoIncrement: true });
+  });
+  await new Promise((resolve) => {
+    const tx = old.transaction(["outbox", "games"], "readwrite");
+    tx.objectStore("outbox").put({ number: 2, state: "waiting" });
+    tx.objectStore("games").put({ id: "g" });
+    tx.oncomplete = resolve;
+  });
+  old.close();
+  const { store } = storeOf(factory);
+  assert.deepEqual(await all(store, "outbox"), [{ number: 2, state: "waiting", key: 1 }]);
+  assert.deepEqual(await all(store, "games"), [{ id: "g", key: 1 }]);
+  assert.deepEqual(await all(store, "states"), []);
 });
 
 test("version 1's deals stay kept when version 2 adds the games", async () => {
@@ -67,10 +89,10 @@ test("an open page lets a newer version in, and opens the store again as that le
   const factory = new IDBFactory();
   const { store, said } = storeOf(factory);
   await store.transact("outbox", "readwrite", (s) => s.put({ number: 1 }));
-  /* A newer release (version 3, a store of its own) opens while this page holds version 2. */
-  const newer = await openAt(factory, 3, (db) => { db.createObjectStore("later"); });
+  /* A newer release (version 4, a store of its own) opens while this page holds version 3. */
+  const newer = await openAt(factory, 4, (db) => { db.createObjectStore("later"); });
   newer.close();
-  /* This page's store is at 3 now: it opens it as it is, its deals still there. */
+  /* This page's store is at 4 now: it opens it as it is, its deals still there. */
   assert.deepEqual(await all(store, "outbox"), [{ number: 1, key: 1 }]);
   assert.deepEqual(said.filter(Boolean), [], "nobody was told of a blocked store");
 });
@@ -80,10 +102,12 @@ test("a page of an older release finds the store as a newer one left it", async 
   const newer = await openAt(factory, 5, (db) => {
     db.createObjectStore("outbox", { keyPath: "key", autoIncrement: true });
     db.createObjectStore("games", { keyPath: "key", autoIncrement: true });
+    db.createObjectStore("states", { keyPath: "game" });
   });
   newer.close();
   const { store } = storeOf(factory);
   assert.deepEqual(await all(store, "games"), []);
+  assert.deepEqual(await all(store, "states"), []);
 });
 
 test("a store a newer version left without our object stores is refused, and tried again later", async () => {
