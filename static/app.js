@@ -1,5 +1,10 @@
 /* Small helpers on top of the server-rendered forms; every page works without this file. */
-import { detailOf, htmx, targetOf } from "./common.js";
+import { detailOf, htmx, targetOf, words } from "./common.js";
+import { uploadProgress } from "./progress.js";
+import { auctionOffers, calledPointChoice, dealerPlays, shownSuit, suitForRank, undoesDealerPlays } from "./deal-taps.js";
+
+/** @typedef {import("./deal-taps.js").Choice} Choice */
+/** @typedef {import("./deal-taps.js").DealerPlays} DealerPlays */
 
 /**
  * @param {ParentNode} form
@@ -43,10 +48,36 @@ function narrowDeal(form, changed) {
   const fields = /** @type {HTMLElement | null} */ (form.querySelector(".deal-fields"));
   if (!fields) { return; }
 
-  /* A seat field that never equals another (the partner is never the bidder). */
+  /* The auction, seat by seat: each bid beats every earlier one, so a row offers only the
+     calls above the highest bid before it (a call tapped already stays, for the server to
+     refuse beside the auction). Its last bid names the seat the auction decides. */
+  /** @type {Record<string, string>} */
+  const named = {};
+  fields.querySelectorAll("details.auction[data-auction]").forEach(function (found) {
+    const auction = /** @type {HTMLElement} */ (found);
+    const speakers = (auction.dataset.speakers || "").split(" ");
+    const rows = speakers.map(function (_seat, row) { return radios(form, auction.dataset.auction + "-" + row); });
+    const offers = auctionOffers(rows.map(function (calls) {
+      const bid = calls.findIndex(function (input) { return input.checked && input.value !== "none"; });
+      return bid >= 0 ? bid : null;
+    }));
+    rows.forEach(function (calls, row) {
+      calls.forEach(function (input, index) {
+        if (input.value === "none") { return; }
+        input.disabled = index <= offers.above[row] && !input.checked;
+        const chip = /** @type {HTMLElement | null} */ (input.closest(".chip"));
+        if (chip) { chip.classList.toggle("is-below", input.disabled); }
+      });
+    });
+    if (offers.bidderRow !== null && auction.dataset.names) { named[auction.dataset.names] = speakers[offers.bidderRow]; }
+  });
+
+  /* A seat field that never equals another (the partner is never the bidder), chosen
+     itself or named by the auction. */
   fields.querySelectorAll("[data-not-same-as]").forEach(function (found) {
     const group = /** @type {HTMLElement} */ (found);
-    var other = value(form, group.dataset.notSameAs);
+    var name = group.dataset.notSameAs || "";
+    var other = named[name] !== undefined ? named[name] : value(form, name);
     radios(form, group.dataset.field).forEach(function (input) {
       var same = input.value === other;
       const chip = /** @type {HTMLElement | null} */ (input.closest(".chip"));
@@ -68,23 +99,152 @@ function narrowDeal(form, changed) {
     var noSuit = rank === "none" || specials.indexOf(rank || "") >= 0;
     var suitGroup = /** @type {HTMLElement | null} */ (form.querySelector("#" + name + "_suit-group"));
     if (suitGroup) { suitGroup.hidden = noSuit; }
+    /* With trump known, the ranks stand for cards of trump ("A♥") until another suit is
+       tapped: a rank's tap calls that very card. */
+    var trump = suitField ? value(form, suitField) : null;
+    var suit = value(form, name + "_suit");
+    showSuit(form, group, shownSuit(suit, trump), specials);
+    /* A suit chosen for the scorekeeper follows trump when trump changes; a rank tapped
+       before trump gets trump's suit as its chips now show it. */
+    var rankWaits = !suit && suitForRank({ rank: rank, suit: null, trump: trump, specials: specials }) !== null;
+    if (changed && suitField && changed.name === suitField && trump && (rankWaits || chosenFor(form, name + "_suit"))) {
+      choose(form, [name + "_suit", trump]);
+      suit = trump;
+      showSuit(form, group, suit, specials);
+    }
+    if (changed && changed.name === name + "_rank") {
+      var forRank = suitForRank({ rank: rank, suit: suit, trump: trump, specials: specials });
+      if (forRank) {
+        choose(form, [name + "_suit", forRank]);
+        suit = forRank;
+      }
+    }
     if (!holder) { return; }
     if (changed && changed.name === name + "_rank" && rank === "none") { check(form, holder, "none"); }
 
     /* Calling this rank of trump makes its holder take the point: fill in the obvious. */
-    var trump = suitField ? value(form, suitField) : null;
-    var suit = value(form, name + "_suit");
     var trumpCalled = trump && !noSuit && suit === trump;
-    var point = trumpCalled && rank ? calledPoints[rank] : null;
-    var partner = value(form, holder);
-    var cardSide = [suitField, name + "_rank", name + "_suit", holder];
-    if (point && changed) {
-      if (cardSide.indexOf(changed.name) >= 0 && partner && partner !== "none") {
-        check(form, point, partner);
-      } else if (changed.name === point && (!partner || partner === "none")) {
-        check(form, holder, value(form, point));
-      }
+    var point = trumpCalled && rank ? calledPoints[rank] || null : null;
+    if (changed) {
+      var choice = calledPointChoice({
+        point: point,
+        partner: value(form, holder),
+        holderOfPoint: point ? value(form, point) : null,
+        changed: changed.name,
+        cardSide: [suitField || "", name + "_rank", name + "_suit", holder],
+        holder: holder,
+      });
+      if (choice) { choose(form, choice); }
     }
+  });
+
+  /* Everyone passed where the dealer must then play: the dealer bids, at the set bid. */
+  fields.querySelectorAll("input[data-dealer-plays]").forEach(function (found) {
+    const box = /** @type {HTMLInputElement} */ (found);
+    /** @type {DealerPlays} */
+    const plays = JSON.parse(box.dataset.dealerPlays || "null");
+    var dealer = fields.dataset.dealer;
+    if (changed === box) {
+      dealerPlays(plays, dealer).forEach(function (choice) {
+        if (box.checked) { choose(form, choice); } else { unchoose(form, choice[0]); }
+      });
+    } else if (changed && box.checked && undoesDealerPlays(plays, dealer, changed.name, changed.value)) {
+      box.checked = false;
+    }
+  });
+}
+
+/**
+ * Check a choice the rules made for the scorekeeper, marked as such until they tap it.
+ * @param {HTMLFormElement} form
+ * @param {Choice} choice
+ */
+function choose(form, [name, val]) {
+  radios(form, name).forEach(function (input) {
+    if (input.value === val) { input.checked = true; }
+    const label = input.closest("label");
+    if (!label) { return; }
+    label.classList.toggle("is-chosen-for-you", input.value === val);
+    label.dataset.chosen = chosenWord(form);
+  });
+}
+
+/**
+ * The page's word for a choice the rules made (written by the server in its language).
+ * @param {HTMLFormElement} form
+ */
+function chosenWord(form) {
+  const fields = /** @type {HTMLElement | null} */ (form.querySelector(".deal-fields"));
+  return (fields && fields.dataset.chosenWord) || "";
+}
+
+/**
+ * Whether the group's checked choice was made for the scorekeeper.
+ * @param {HTMLFormElement} form
+ * @param {string} name
+ */
+function chosenFor(form, name) {
+  return radios(form, name).some(function (input) {
+    return input.checked && !!input.closest(".is-chosen-for-you");
+  });
+}
+
+/**
+ * Take back a choice made for the scorekeeper (not one they tapped themselves).
+ * @param {HTMLFormElement} form
+ * @param {string} name
+ */
+function unchoose(form, name) {
+  radios(form, name).forEach(function (input) {
+    const label = input.closest("label");
+    if (label && label.classList.contains("is-chosen-for-you")) {
+      input.checked = false;
+      label.classList.remove("is-chosen-for-you");
+    }
+  });
+}
+
+/**
+ * A tap is the scorekeeper's own choice: its group is no longer marked as chosen for them.
+ * @param {HTMLFormElement} form
+ * @param {HTMLInputElement} tapped
+ */
+function ownChoice(form, tapped) {
+  if (tapped.type !== "radio") { return; }
+  radios(form, tapped.name).forEach(function (input) {
+    const label = input.closest("label");
+    if (label) { label.classList.remove("is-chosen-for-you"); }
+  });
+}
+
+/**
+ * Show on each suited rank of a card field the suit its tap calls.
+ * @param {HTMLFormElement} form
+ * @param {HTMLElement} group
+ * @param {string | null} suit
+ * @param {string[]} specials
+ */
+function showSuit(form, group, suit, specials) {
+  const name = group.dataset.card;
+  const suitInput = suit ? form.querySelector(`input[name="${name}_suit"][value="${suit}"]`) : null;
+  const symbol = suitInput && suitInput.parentElement ? suitInput.parentElement.querySelector(".suit") : null;
+  radios(form, name + "_rank").forEach(function (input) {
+    const label = input.nextElementSibling;
+    if (!label || input.value === "none" || specials.indexOf(input.value) >= 0) { return; }
+    let shown = label.querySelector("[data-of-suit]");
+    if (!symbol) {
+      if (shown) { shown.remove(); }
+      return;
+    }
+    if (!shown) {
+      /* Decoration, as on the suits' own chips: the suit's radio says which suit. */
+      shown = document.createElement("span");
+      shown.setAttribute("data-of-suit", "");
+      shown.setAttribute("aria-hidden", "true");
+      label.appendChild(shown);
+    }
+    shown.className = symbol.className;
+    shown.textContent = symbol.textContent;
   });
 }
 
@@ -259,6 +419,15 @@ document.addEventListener("htmx:oobBeforeSwap", function (event) {
   }
 });
 
+/* The choice another phone's save asks for, whole on the screen with the taps it asks about
+   right above it (it ends the form, static/app.css). Where it is whole in view already the
+   page stays still. */
+/** @param {Element} conflict */
+function showConflict(conflict) {
+  const box = conflict.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) { conflict.scrollIntoView({ block: "end" }); }
+}
+
 document.addEventListener("htmx:oobAfterSwap", function (event) {
   const target = detailOf(event).target;
   if (!target || target.id !== "deal-entry") { return; }
@@ -268,6 +437,8 @@ document.addEventListener("htmx:oobAfterSwap", function (event) {
   narrowDeal(form, null);
   markSide(form);
   if (form.dataset.carried && htmx()) { htmx().trigger(form, "change"); }
+  const conflict = form.querySelector("#deal-conflict");
+  if (conflict) { showConflict(conflict); }
 });
 
 /* On the new-game page, name the first-dealer choices and the teams after the players
@@ -312,8 +483,35 @@ document.addEventListener("change", function (event) {
     if (counter) { countCards(counter, true); }
     narrowDeal(form, target);
     markSide(form);
+    keepAboveBar(form, target);
   }
 });
+
+/* A tap on a choice makes it the scorekeeper's own, even one already chosen for them. */
+document.addEventListener("click", function (event) {
+  const target = targetOf(event);
+  const form = /** @type {HTMLFormElement | null} */ (target ? target.closest(".deal-form") : null);
+  if (form && target instanceof HTMLInputElement) { ownChoice(form, target); }
+});
+
+/* The first tap holds the bar (the preview and Save) at the bottom of the screen, but a
+   bar never rises above its form's top: where the form starts low on the screen (the
+   scorekeeper's page puts it on the first one), the bar would lie over the chip just
+   tapped. The page then moves up until that chip is above the bar, as the page's
+   scroll-padding says for what it brings into view. */
+/**
+ * @param {HTMLFormElement} form
+ * @param {HTMLInputElement} target
+ */
+function keepAboveBar(form, target) {
+  const bar = form.querySelector(".sticky-actions");
+  const chip = target.closest(".chip") || target;
+  if (!bar || bar.contains(chip)) { return; }
+  const barTop = bar.getBoundingClientRect().top;
+  if (chip.getBoundingClientRect().bottom > barTop && barTop < window.innerHeight) {
+    chip.scrollIntoView({ block: "nearest" });
+  }
+}
 
 document.addEventListener("input", function (event) {
   const target = targetOf(event);
@@ -381,7 +579,8 @@ document.addEventListener("htmx:afterSettle", function (event) {
   /* Refused because another phone saved that deal: the choice is where the thumb is. */
   const conflict = status === 409 ? document.getElementById("deal-conflict") : null;
   const choice = conflict ? conflict.querySelector("button") : null;
-  if (choice) {
+  if (conflict && choice) {
+    showConflict(conflict);
     choice.focus({ preventScroll: true });
     return;
   }
@@ -393,4 +592,69 @@ document.addEventListener("htmx:afterSettle", function (event) {
       first.focus({ preventScroll: true });
     }
   }
+});
+
+/* The import page: while the file is sent, how much of it; then that it is being checked.
+   A refusal of the file's size (413) is a page like any other refusal: it is shown. */
+/** @type {import("./progress.js").Progress | null} */
+let importing = null;
+
+/**
+ * The import form the event is about, if it is one.
+ * @param {Event} event
+ * @returns {HTMLFormElement | null}
+ */
+function importForm(event) {
+  const target = targetOf(event);
+  return /** @type {HTMLFormElement | null} */ (target ? target.closest("form[data-import-progress]") : null);
+}
+
+/**
+ * Show `progress` in the import form's status box.
+ * @param {HTMLFormElement} form
+ * @param {import("./progress.js").Progress} progress
+ */
+function showImport(form, progress) {
+  const box = /** @type {HTMLElement | null} */ (form.querySelector("#import-progress"));
+  const bar = box ? box.querySelector("progress") : null;
+  const line = box ? box.querySelector("p") : null;
+  if (!box || !bar || !line) { return; }
+  box.hidden = false;
+  if (progress.percent === null) { bar.removeAttribute("value"); } else { bar.value = progress.percent; }
+  const name = progress.phase === "checking" ? "checking" : progress.percent === null ? "sendingUnknown" : "sending";
+  line.textContent = words(box, name, { n: progress.percent === null ? "" : progress.percent });
+}
+
+document.addEventListener("htmx:beforeRequest", function (event) {
+  const form = importForm(event);
+  if (!form) { return; }
+  importing = null;
+  form.querySelectorAll("button[type=submit]").forEach(function (button) { /** @type {HTMLButtonElement} */ (button).disabled = true; });
+  showImport(form, { phase: "sending", percent: 0 });
+});
+
+document.addEventListener("htmx:xhr:progress", function (event) {
+  const form = importForm(event);
+  if (!form) { return; }
+  importing = uploadProgress(importing, detailOf(event));
+  showImport(form, importing);
+});
+
+document.addEventListener("htmx:beforeSwap", function (event) {
+  const detail = detailOf(event);
+  const source = detail.requestConfig && detail.requestConfig.elt;
+  const fromImport = source instanceof Element && source.closest("form[data-import-progress]");
+  if (fromImport && detail.xhr && detail.xhr.status === 413) {
+    detail.shouldSwap = true;
+    detail.isError = false;
+  }
+});
+
+document.addEventListener("htmx:afterRequest", function (event) {
+  const form = importForm(event);
+  if (!form || !form.isConnected) { return; }
+  /* Not answered (no connection): the form is as it was, to send again. */
+  form.querySelectorAll("button[type=submit]").forEach(function (button) { /** @type {HTMLButtonElement} */ (button).disabled = false; });
+  const box = /** @type {HTMLElement | null} */ (form.querySelector("#import-progress"));
+  if (box) { box.hidden = true; }
 });

@@ -122,7 +122,10 @@ def test_a_page_asks_for_what_it_waits_for_with_its_headers(app, client, local_o
     scripts = re.findall(r'<script src="([^"]+)"[^>]* defer', head)
     first = head.split('<template id="later-scripts">', 1)[0]  # the rest come once it is parsed
     modules = re.findall(r'<script type="module" src="([^"]+)"', first)
-    imported = ["/static/" + served(app, name) for name in ("common.js", "queue.js", "store.js")]
+    modules_imported = (
+        "common.js", "progress.js", "deal-taps.js", "queue.js", "state.js", "store.js"
+    )  # fmt: skip
+    imported = ["/static/" + served(app, name) for name in modules_imported]
     links = re.findall(
         r"<([^>]+)>; rel=(preload; as=style|preload; as=script|modulepreload)(?:, |$)",
         page.headers["Link"],
@@ -217,8 +220,8 @@ def folders(tmp_path):
     source = tmp_path / "static"
     (source / "icons").mkdir(parents=True)
     shutil.copy(STATIC / "app.css", source / "app.css")
-    shutil.copy(STATIC / "app.js", source / "app.js")
-    shutil.copy(STATIC / "common.js", source / "common.js")
+    for module in ("app.js", "common.js", "deal-taps.js", "progress.js"):  # app.js and its imports
+        shutil.copy(STATIC / module, source / module)
     shutil.copy(STATIC / "icons" / "icon-180.png", source / "icons" / "icon-180.png")
     (source / "pyodide" / "1.2.3").mkdir(parents=True)
     (source / "pyodide" / "1.2.3" / "runtime.mjs").write_text("export const x = 1;\n" * 500)

@@ -12,7 +12,7 @@ import pytest
 
 from scorekeeper import engine
 from tests.test_pages import csrf
-from tests.test_pages_rulesets import GAMES, api_game, form_fields, start
+from tests.test_pages_rulesets import GAMES, api_game, form_fields, start, start_worked
 
 COUNTED = {}
 for _game in GAMES:
@@ -84,14 +84,7 @@ def shown_counts(text, sides):
 def test_a_worked_game_entered_by_counting_cards_scores_as_typed_counts(client, ruleset):
     example = COUNTED[ruleset]
     values = card_values(example)
-    url = start(
-        client,
-        ruleset,
-        example["players"],
-        example["first_dealer"],
-        example["target"],
-        example["house_rules"],
-    )
+    url = start_worked(client, example)
     after_each = example["expected"]["after_each_deal"]
     counted = 0
     for number, (entry, after) in enumerate(

@@ -82,6 +82,13 @@ def test_a_table_with_more_regulars_than_the_limit_is_refused(app, client):
         data={"csrf_token": csrf_token(page.text), "name": "Crowd", "regulars": "\n".join(names)},
     )
     assert response.status_code == 422 and "at most 200 regulars" in response.text
+    # In the page's language, as every refusal on a page.
+    response = client.post(
+        "/tables/new",
+        data={"csrf_token": csrf_token(page.text), "name": "Crowd", "regulars": "\n".join(names)},
+        headers={"Accept-Language": "de"},
+    )
+    assert response.status_code == 422 and "höchstens 200 Stammspieler" in response.text
     assert counts(app) == (0, 0, 0, 0, 0)
 
 

@@ -27,10 +27,11 @@ from hypothesis import strategies as st
 from scorekeeper import engine
 from scorekeeper.extensions import db
 from tests.conftest import BOTH, EXAMPLE_DEAL, make_app
+from tests.quick import examples
 from tests.tables_support import create_table, csrf_token, play, start_game
 
 BACKENDS = BOTH
-EXAMPLES = 25
+EXAMPLES = examples(25)
 """Examples per route and method, drawn in four groups (API or pages, read or write)."""
 BUDGET_SECONDS = 10.0
 """Time each group (per database and CSRF setting) may spend sending requests."""
@@ -60,6 +61,7 @@ KNOWN_ROUTES = frozenset(
         ("/games/<game_id>/deals/<int:number>/edit", "GET"),
         ("/games/<game_id>/deals/<int:number>/edit", "POST"),
         ("/games/<game_id>/deals/<int:number>/preview", "POST"),
+        ("/games/<game_id>/deals/<int:number>/undo", "GET"),
         ("/games/<game_id>/deals/<int:number>/undo", "POST"),
         ("/games/<game_id>/earlier", "GET"),
         ("/games/<game_id>/edit-link", "POST"),

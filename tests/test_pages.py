@@ -179,8 +179,10 @@ def test_a_whole_game_through_plain_form_posts(client):
     assert thrown.status_code == 303
     page = client.get(url).text
     assert "Everyone passed: thrown in." in page
-    assert "Yes, undo deal 3" in page
-    undone = client.post(f"{url}/deals/3/undo", data={"csrf_token": csrf(client.get(url))})
+    assert f'href="{url}/deals/3/undo"' in page
+    question = client.get(f"{url}/deals/3/undo")
+    assert "Take deal 3 back?" in question.text and "Yes, undo deal 3" in question.text
+    undone = client.post(f"{url}/deals/3/undo", data={"csrf_token": csrf(question)})
     assert undone.status_code == 303
     assert "Deal 3 undone." in client.get(url).text
     client.post(
@@ -309,7 +311,7 @@ def test_an_auction_that_does_not_rise_is_refused_next_to_the_auction(client):
     url = start_game(client)
     refused = post_deal(client, url, {**DEAL_1_WRONG, "auction-0": "4", "auction-1": "3"}, 1)
     assert refused.status_code == 422
-    auction = refused.text[refused.text.index('<details class="auction" open>') :]
+    auction = refused.text[refused.text.index('<details class="auction" open ') :]
     auction = auction[: auction.index("</details>")]
     assert 'id="auction-errors"' in auction
     assert 'name="auction-1" id="auction-1-1" value="3" checked' in auction

@@ -71,10 +71,11 @@ def test_a_game_started_with_both_shows_them_and_a_jick_row_after_the_jack(clien
         "5",
         "moon",
     ]
-    # The hint names the card for each trump, in sight under the grid.
-    hint = re.search(r'<p class="hint grid-hint"[^>]*>(.*?)</p>', form, re.S).group(1)
+    # The hint names the card for each trump, folded under the grid like the other hints.
+    hint = re.search(r'<details class="grid-hint">(.*?)</details>', form, re.S).group(1)
     assert text(hint) == (
-        "Jick: Who captured the Jick, the jack of the other suit of trump's colour: J♣ when "
+        "Which card is the Jick? Who captured the Jick, the jack of the other suit of trump's "
+        "colour: J♣ when "
         "spades are trump, J♦ when hearts are trump, J♥ when diamonds are trump and J♠ when "
         "clubs are trump."
     )

@@ -16,15 +16,20 @@ SIX_THREES = "0.2.4-1.3.5"
 PARTNERS = "0.2-1.3"
 
 
-def settle(client, ruleset, shape, scores, **fields):
-    """Ask the settler; return the response."""
+def settle_query(shape, scores, fields):
+    """Return the settler's query for a table's shape, its scores and the other fields."""
     query = {"shape": shape, **{f"score_{i}": str(s) for i, s in enumerate(scores)}}
     for name, value in fields.items():
         if name == "start":
             query.update({f"start_{i}": str(s) for i, s in enumerate(value)})
         else:
             query[name] = str(value)
-    return client.get(f"/rules/{ruleset}/settle", query_string=query)
+    return query
+
+
+def settle(client, ruleset, shape, scores, **fields):
+    """Ask the settler; return the response."""
+    return client.get(f"/rules/{ruleset}/settle", query_string=settle_query(shape, scores, fields))
 
 
 def text(html):
@@ -410,10 +415,11 @@ def test_new_game_page_links_to_the_rules(client):
     assert 'href="/rules"' in client.get("/games/new").text
 
 
-def test_rules_text_is_marked_english_on_other_languages_pages(client):
+def test_rules_text_is_marked_in_the_language_of_its_book(client):
+    # A screen reader reads the German book in German, not with English sounds.
     html = client.get("/rules/shmear", headers={"Accept-Language": "de"}).text
     assert '<html lang="de">' in html
-    assert '<div class="rulebook" lang="en">' in html
+    assert '<div class="rulebook" lang="de">' in html
 
 
 def test_game_page_links_its_rules_and_the_banner_the_step_that_decided(client):

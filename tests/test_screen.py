@@ -4,6 +4,9 @@ import html
 import json
 import re
 
+import pytest
+
+from scorekeeper.web import screen as big_screen
 from tests.conftest import DEAL
 
 
@@ -33,7 +36,7 @@ def test_the_big_screen_shows_scores_target_turn_and_the_last_hand(client, api):
     api.add(game, DEAL)
     shown = screen(client, game["id"])
     words = text(shown)
-    scores = re.findall(r'<span class="screen-score">(-?\d+)</span>', shown)
+    scores = re.findall(r'<span class="screen-score"><span>(-?\d+)</span>', shown)
     assert scores == ["2", "4", "2", "4", "2"]
     assert "needs 17" in words and "needs 19" in words
     assert "Bob deals · Cy bids first" in words
@@ -109,3 +112,22 @@ def test_the_share_section_links_the_big_screen_with_its_qr_code(client, api):
     assert figure, "no big screen link in the share section"
     assert re.search(rf'href="http[^"]+/games/{game["id"]}/screen"', figure)
     assert "<svg" in figure and "QR code of the big screen" in figure
+
+
+@pytest.mark.parametrize(
+    ("names", "em"),
+    [
+        (["Ann", "Bob"], 4),
+        (["Ann", "Bartholomew"], 9),
+        (["Bartholomew & Konstantine", "Ann & Di"], 9),  # a team breaks between its words
+        (["W" * 40], 32),
+        ([], 4),
+    ],
+)
+def test_the_names_type_is_sized_to_the_longest_word(names, em):
+    assert big_screen.name_em(names) == em
+
+
+@pytest.mark.parametrize(("scores", "chars"), [([0, 4], 2), ([21, -3], 2), ([-12, 5], 3)])
+def test_the_scores_type_is_sized_to_the_longest_score(scores, chars):
+    assert big_screen.score_chars(scores) == chars

@@ -72,6 +72,18 @@ def test_another_browser_sees_the_table_but_cannot_start_games_until_it_opens_th
     assert other.get(f"/tables/{table['id']}/games/new").status_code == 200
 
 
+def test_the_copy_of_a_tables_page_a_phone_keeps_holds_no_edit_link(client):
+    table = create_table(client, players=["Ann"])
+    assert client.get(f"/tables/{table['id']}/edit/{table['edit_token']}").status_code == 303
+    own = client.get(f"/tables/{table['id']}")
+    assert table["edit_token"] in own.text and own.headers["Cache-Control"] == "no-store"
+    copy = client.get(f"/tables/{table['id']}", headers={"X-Offline-Copy": "1"})
+    assert copy.status_code == 200 and "Start a game here" in copy.text
+    assert table["edit_token"] not in copy.text
+    assert "no-store" not in copy.headers["Cache-Control"]
+    assert "X-Offline-Copy" in copy.headers["Vary"]
+
+
 def test_new_game_at_a_table_offers_the_regulars_and_starts_the_game(client):
     table_id = make_table(client, regulars="Ann\nBob\nCy\nDi\nEd\nFlo")
     page = client.get(f"/tables/{table_id}/games/new")

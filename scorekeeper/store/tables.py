@@ -42,9 +42,9 @@ TABLE_NAME_PROBLEMS = {
     engine.NameProblem.CONTROL: "The table's name must be plain text, without control characters.",
     engine.NameProblem.INVISIBLE: "The table's name must have a character that shows.",
 }
-TOO_MANY_REGULARS = (
-    f"A table keeps at most {limits.REGULARS_PER_TABLE} regulars; "
-    "merge spellings of the same person to make room."
+TOO_MANY_REGULARS = engine.msg(
+    "A table keeps at most %(count)s regulars; merge spellings of the same person to make room.",
+    count=limits.REGULARS_PER_TABLE,
 )
 
 
@@ -120,7 +120,7 @@ def new_table_object(name: object, players: object = None) -> tuple[CardTable, s
         wrong["players"] = ["Players must be a list of names."]
     if wrong or not isinstance(name, str):
         raise engine.WrongType(wrong)
-    problems: dict[str | None, list[str]] = {}
+    problems: dict[str | None, list[str | engine.Message]] = {}
     name = name.strip()
     wrong_name = engine.name_problem(name, TABLE_NAME_MAX)
     if wrong_name is not None:
@@ -343,6 +343,26 @@ def put_game_at_table(table: CardTable, game: Game) -> None:
     attach_game(table, game)
     db.session.execute(update(Game).where(Game.id == game_id).values(version=Game.version + 1))
     _commit()
+
+
+def put_game_at_new_table(name: object, game: Game) -> tuple[CardTable, str]:
+    """Create a table named `name` with the game's players and put the game there.
+
+    Return the table and its edit token. The table and the game's place at it are stored
+    together or not at all: raises WrongType or RuleViolation (``name``) for a name no
+    table may have, AlreadyAtTable if the game is at a table already, and then nothing is
+    stored.
+    """
+    if game.table_id is not None:
+        raise AlreadyAtTable(game.table_id)
+    table, token = new_table_object(name)
+    db.session.add(table)
+    try:
+        put_game_at_table(table, game)
+    except BaseException:
+        db.session.rollback()
+        raise
+    return table, token
 
 
 def merge_players(table: CardTable, source_id: int, target_id: int) -> TablePlayer:

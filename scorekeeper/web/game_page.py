@@ -89,6 +89,7 @@ def game_context(game: Game) -> dict[str, Any]:
         "last": last,
         "last_kind": None if last_result is None else str(last_result.kind),
         "board": scoreboard(config, doc, last_result),
+        "night": night(config, doc["deals"]),
         "contract": None if last_result is None else contract(config, last_result),
         "turn": turn(config, doc["next_dealer"]) if in_progress else None,
         "history": history(config, shown),
@@ -182,6 +183,30 @@ def scoreboard(
             }
         )
     return rows
+
+
+def night(config: engine.GameConfig, deals: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Return the game at a glance: per scoring side, how many deals earned each of the
+    ruleset's statistics, from the tags the table statistics count.
+
+    A team counts a deal once, whichever of its players earned the tag.
+    """
+    rules = config.ruleset
+    sides = scoring_sides(config)
+    counts = [[0] * len(rules.statistics) for _side in sides]
+    for deal in deals:
+        tags = rules.seat_tags(config, engine.DealResult.from_document(deal))
+        for row, (_label, seats) in zip(counts, sides, strict=True):
+            earned = frozenset().union(*(tags[seat] for seat in seats))
+            for index, statistic in enumerate(rules.statistics):
+                row[index] += statistic.tag in earned
+    return [
+        {
+            "label": label,
+            "counts": [(s.label, n) for s, n in zip(rules.statistics, row, strict=True)],
+        }
+        for (label, _seats), row in zip(sides, counts, strict=True)
+    ]
 
 
 def contract(config: engine.GameConfig, result: engine.DealResult) -> dict[str, Any]:

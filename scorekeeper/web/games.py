@@ -24,13 +24,13 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper import engine
+from scorekeeper import engine, words
 from scorekeeper.http import cache, downloads, keyring, params, ratelimits
 from scorekeeper.http.htmx import render, wants_fragment
 from scorekeeper.store import exchange, games, tables
 from scorekeeper.store.lookup import require_deal, require_game
 from scorekeeper.store.models import CardTable, Deal, Game
-from scorekeeper.web import charts, errors, i18n, sheets
+from scorekeeper.web import charts, errors, i18n, sharing, sheets
 from scorekeeper.web.forms import (
     ConfirmForm,
     DealForm,
@@ -154,7 +154,8 @@ def show(game_id: str) -> Response:
         # Just after an undo: this browser's form holds the deal taken back (not cached).
         session.pop(keyring.REFILL)
         return _render_game(require_game(game_id), refill=refill["entry"])
-    key = cache.key("game", game_id, version, can_edit)
+    # The copy a service worker keeps is the page without the edit link: rendered apart.
+    key = cache.key("game", game_id, version, can_edit, *(["copy"] if sharing.for_copy() else []))
     return cache.page(key, lambda: _render_game(require_game(game_id)))
 
 
@@ -186,7 +187,8 @@ def add_deal(game_id: str) -> ResponseReturnValue:
     if params.whole_number(form.number.data or "0") is None:
         form.number.data = ""
         form.add_rule_errors({None: [_bad_number_message()]})
-    elif form.validate_on_submit() and (entry := _entry_of(form)) is not None:
+    elif form.validate_on_submit():
+        entry = _entry_of(form)
         try:
             deal = games.add_deal(game, entry, device=keyring.device())
         except games.NumberConflict as exc:
@@ -223,37 +225,18 @@ def preview(game_id: str) -> Response:
     _require_edit(game)
     form = _deal_form(game)
     state = games.game_state(game)
-    context: dict[str, Any] = {
-        "result": None,
-        "problems": [],
-        "sides": [],
-        "why": (),
-        "ruleset": state.config.ruleset,
-    }
     well_formed = form.validate_on_submit()
     entry = form.to_entry()
     entry.pop("number", None)
+    found = None
     if not well_formed:
-        context["problems"] = form.errors_for(None, *(f.name for f in form.described))
-    elif len(entry) > 0:
-        try:
-            after = engine.apply_deal(state, engine.parse_entry(state.config, entry))
-        except engine.RuleViolation as exc:
-            context["problems"] = [i18n.translate(m) for ms in exc.problems.values() for m in ms]
-        else:
-            result = after.last
-            assert result is not None  # a deal was just applied
-            context["result"] = result
-            context["why"] = engine.explain_deal(state.config, result)
-            context["sides"] = [
-                (
-                    label,
-                    result.deltas[seats[0]],
-                    result.scores[seats[0]],
-                    bool(set(seats) & set(result.bidders or ())),
-                )
-                for label, seats in scoring_sides(state.config)
-            ]
+        found = {name: form.errors_for(name) for name in (None, *(f.name for f in form.described))}
+    opened = {
+        f.name for f in form.described if f.kind == engine.FieldKind.AUCTION and form.is_open(f)
+    }
+    context = words.preview_context(
+        state, form.described, entry, found, opened, i18n.translations()
+    )
     response = make_response(render_template("games/_preview.html", **context))
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -274,16 +257,20 @@ def correct(game_id: str, number: int) -> ResponseReturnValue:
     )
     status = 200
     headers: dict[str, str] = {}
+    page: dict[str, Any] = {}
     if request.method == "GET":
         form.fill_from(deal.entry or {})
+        # The deal as stored, previewed with the page: its place in the held bar is filled
+        # as the page opens, not grown by a first answer a moment later.
+        page["preview"] = _correction_preview_of(game, number, deal.entry, _no_preview())
     elif _counted_cards(form):
         pass
     elif params.whole_number(request.form.get("number") or "0") is None:
         form.number.data = ""
         form.add_rule_errors({None: [_bad_number_message()]})
         status = 422
-    elif form.validate_on_submit() and (entry := _entry_of(form)) is not None:
-        entry = {**entry, "number": number}
+    elif form.validate_on_submit():
+        entry = {**_entry_of(form), "number": number}
         status = 422
         if _saved_already(game.id, number, entry):
             # Nothing to change (a correction sent again when its answer was lost, or saved
@@ -308,7 +295,7 @@ def correct(game_id: str, number: int) -> ResponseReturnValue:
         status = 422
     context = game_context(game)
     return (
-        render_template("games/correct.html", form=form, deal=deal.result, **context),
+        render_template("games/correct.html", form=form, deal=deal.result, **page, **context),
         status,
         headers,
     )
@@ -340,26 +327,25 @@ def correction_preview(game_id: str, number: int) -> Response:
     return response
 
 
+def _no_preview() -> dict[str, Any]:
+    """Return the correction preview before anything is worked out."""
+    return {"result": None, "problems": [], "conflict": [], "sides": [], "why": ()}
+
+
 def _correction_preview(game: Game, number: int, form: DealForm) -> dict[str, Any]:
     """Return what the correction preview shows for the entry the form holds."""
-    preview: dict[str, Any] = {
-        "result": None,
-        "problems": [],
-        "conflict": [],
-        "sides": [],
-        "why": (),
-    }
+    preview = _no_preview()
     if not form.validate_on_submit():
         preview["problems"] = form.errors_for(None, *(f.name for f in form.described))
         return preview
-    try:
-        entry = form.to_entry(flag=form.flag_posted(request.form))
-    except ValueError:
-        preview["problems"] = [
-            _("This form holds a value it does not offer. Reload the page and enter it again.")
-        ]
-        return preview
-    entry.pop("number", None)
+    return _correction_preview_of(game, number, _entry_of(form), preview)
+
+
+def _correction_preview_of(
+    game: Game, number: int, entry: dict[str, Any], preview: dict[str, Any]
+) -> dict[str, Any]:
+    """Fill in what the correction preview shows for this entry of deal `number`."""
+    entry = {k: v for k, v in entry.items() if k != "number"}
     try:
         results, after = games.preview_correction(game, number, entry)
     except engine.CorrectionConflict as exc:
@@ -395,6 +381,27 @@ def _correction_preview(game: Game, number: int, form: DealForm) -> dict[str, An
         tuple(before.outcome.winners),
     ) != (after.outcome.status, tuple(after.outcome.winners))
     return preview
+
+
+@bp.get("/games/<game_id>/deals/<int:number>/undo")
+def confirm_undo(game_id: str, number: int) -> ResponseReturnValue:
+    """Ask before the last deal is taken back, naming it: the question alone for htmx (in
+    place of the deal's Undo button), on its own page without JavaScript."""
+    game = require_game(game_id)
+    deal = require_deal(game, number)
+    _require_edit(game)
+    if number != len(game.deals):
+        flash(_("Only the last deal can be undone; deal %(n)s is no longer the last.", n=number))
+        if not wants_fragment():
+            return redirect(url_for("games.show", game_id=game.id), 303)
+        # The game as it is now, in place of the whole live part, not of the button.
+        response = _render_game(game, status=409)
+        response.headers["HX-Retarget"] = "#game"
+        response.headers["HX-Reswap"] = "outerHTML"
+        return response
+    result = engine.DealResult.from_document(deal.result)
+    question = {"number": number, "dealer": games.game_config(game).players[result.dealer]}
+    return render("games/undo.html", "games/_undo.html", d=question, game={"id": game.id})
 
 
 @bp.post("/games/<game_id>/deals/<int:number>/undo")
@@ -483,9 +490,11 @@ def follow_next(game_id: str) -> BaseResponse:
 
 @bp.route("/games/<game_id>/table", methods=["GET", "POST"])
 def put_at_table(game_id: str) -> ResponseReturnValue:
-    """Put a game started from home at a table: one this browser may edit, or by its link.
+    """Put a game started from home at a table: one this browser may edit, by its link, or
+    a new one named here.
 
-    Both rights are needed: to change the game, and to add to the table's games.
+    Both rights are needed: to change the game, and to add to the table's games (a new
+    table's edit token is this browser's from then on).
     """
     game = require_game(game_id, deals=False)
     _require_edit(game)
@@ -501,22 +510,10 @@ def put_at_table(game_id: str) -> ResponseReturnValue:
         form.add_rule_errors({None: [_("This game is at a table already.")]})
         status = 409
     elif form.validate_on_submit():
-        table = _table_chosen(form, mine)
-        if not isinstance(table, CardTable):
-            field, message = table
-            form.add_rule_errors({field: [message]})
-            status = 422
-        else:
-            try:
-                tables.put_game_at_table(table, game)
-            except tables.AlreadyAtTable:
-                form.add_rule_errors({None: [_("This game is at a table already.")]})
-                status = 409
-            except engine.RuleViolation as exc:
-                status = errors.refused(form, exc).status
-            else:
-                flash(_("This game is now at the table %(name)s.", name=table.name))
-                return redirect(url_for("games.show", game_id=game.id), 303)
+        done = _put_at_table(form, game, mine)
+        if isinstance(done, BaseResponse):
+            return done
+        status = done
     elif form.is_submitted():
         status = 422
     players = [p.name for p in game.players]
@@ -524,6 +521,40 @@ def put_at_table(game_id: str) -> ResponseReturnValue:
         render_template("games/table.html", form=form, game=game, players=players, tables=mine),
         status,
     )
+
+
+def _put_at_table(
+    form: PutAtTableForm, game: Game, mine: Sequence[CardTable]
+) -> BaseResponse | int:
+    """Put the game at the table the form names, or at a new one it names (whose edit
+    token is this browser's from then on); else say why, return 4xx."""
+    new_table = (form.new_table.data or "").strip()
+    try:
+        if new_table:
+            if form.table.data or (form.edit_link.data or "").strip():
+                both = _("Name a new table, or choose a table you have: not both.")
+                form.add_rule_errors({"new_table": [both]})
+                return 422
+            table, token = tables.put_game_at_new_table(form.new_table.data, game)
+            keyring.grant(keyring.TABLE_TOKENS, table.id, token)
+            keyring.remember(keyring.RECENT_TABLES, table.id)
+        else:
+            chosen = _table_chosen(form, mine)
+            if not isinstance(chosen, CardTable):
+                field, message = chosen
+                form.add_rule_errors({field: [message]})
+                return 422
+            table = chosen
+            tables.put_game_at_table(table, game)
+    except tables.AlreadyAtTable:
+        form.add_rule_errors({None: [_("This game is at a table already.")]})
+        return 409
+    except engine.RuleViolation as exc:
+        # A new table's name is refused as the table's `name`: beside the field that named it.
+        renamed = {"name": "new_table"} if new_table else None
+        return errors.refused(form, exc, renamed=renamed).status
+    flash(_("This game is now at the table %(name)s.", name=table.name))
+    return redirect(url_for("games.show", game_id=game.id), 303)
 
 
 def _table_chosen(form: PutAtTableForm, mine: Sequence[CardTable]) -> CardTable | tuple[str, str]:
@@ -656,20 +687,13 @@ def _dealer_name(game: Game) -> str:
     return game.players[game.next_dealer].name
 
 
-def _entry_of(form: DealForm) -> dict[str, Any] | None:
-    """Return the form's entry, or None (with a message) when a choice is not a number.
+def _entry_of(form: DealForm) -> dict[str, Any]:
+    """Return the entry the form holds, a flag's when its button was pressed.
 
-    A tampered form can send an empty or foreign value for a seat, a bid or a call that
-    the form's choices let through; it names no entry, so the page asks for a reload.
+    What the form cannot read (a tampered value the choices let through) was refused by
+    its validation (scorekeeper/deal_entry.py), before this is asked.
     """
-    try:
-        return form.to_entry(flag=form.flag_posted(request.form))
-    except ValueError:
-        message = _(
-            "This form holds a value it does not offer. Reload the page and enter it again."
-        )
-        form.add_rule_errors({None: [message]})
-        return None
+    return form.to_entry(flag=form.flag_posted(request.form))
 
 
 def _counted_cards(form: DealForm) -> bool:

@@ -9,7 +9,7 @@ win-check steps, so links and the win banner's step work in every language
 """
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +27,8 @@ ANCHOR = re.compile(r'^<a id="([^"]+)"></a>\s*$')
 STEP_ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
 LINK = re.compile(r"\]\(#([^)]+)\)")
 STEP = re.compile(r"^(\d+)\.\s+(.*)$")
+CODE = re.compile(r"`([^`\n]+)`")
+STEP_NAME = re.compile(r'(<a id="[^"]+-win-([a-z_]+)"></a>)\*\*`\2`\*\*')
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,20 +137,76 @@ def ruleset_sections(ruleset_id: str, ruleset_ids: Collection[str]) -> list[Sect
     return shown
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerWords:
+    """What the pages call the things the book names as the code spells them."""
+
+    names: Mapping[str, str]
+    """A house rule or one of its values by its id (`partner_breaks_ties`, `play_on`): the
+    name the game's settings give it ("Partner breaks ties", "Play on")."""
+    steps: Mapping[str, str]
+    """A step of the win check by the `decided_by` it records (`highest`): its name."""
+
+
+def in_players_words(body: str, words: PlayerWords) -> str:
+    """Return the book's Markdown with the code's names put in the words players read.
+
+    The book names house rules, their values and the win check's steps as the API and the
+    game documents spell them, for whoever reads it beside the code; on the rules pages a
+    player reads the names the game's own settings and settler give them. A step's name
+    heads its step; another name is set in italics, as the name of a setting.
+    """
+    body = STEP_NAME.sub(
+        lambda m: f"{m.group(1)}**{words.steps.get(m.group(2), m.group(2))}**", body
+    )
+    return CODE.sub(
+        lambda m: f"*{words.names[m.group(1)]}*" if m.group(1) in words.names else m.group(0),
+        body,
+    )
+
+
 def render(
-    section: Section, *, top_level: bool, page_keys: Collection[str], ruleset_ids: Collection[str]
+    section: Section,
+    *,
+    top_level: bool,
+    page_keys: Collection[str],
+    ruleset_ids: Collection[str],
+    words: PlayerWords,
 ) -> Markup:
     """Return a section as HTML: `top_level` drops its heading and lifts its subheadings.
 
     Links to another game's section go to that game's page, links to a general section to
-    the rules index, and links to a section on this page stay where they are.
+    the rules index, and links to a section on this page stay where they are. The code's
+    names are put in players' words (`in_players_words`).
     """
     body = LINK.sub(lambda m: "](" + _href(m.group(1), page_keys, ruleset_ids) + ")", section.body)
+    body = in_players_words(body, words)
     if top_level:
         body = re.sub(r"^###(?=\s)", "##", body, flags=re.MULTILINE)
     else:
         body = f"## {section.title} {{#{section.key}}}\n\n" + body
-    return Markup(_markdown(body))
+    return Markup(_scrolling_tables(_markdown(body)))
+
+
+def _scrolling_tables(html: str) -> str:
+    """Return the HTML with each table in a region that scrolls sideways on a narrow phone.
+
+    The region takes the keyboard's focus, so whoever reads without a pointer can scroll
+    it too; it is named after the heading above it ("House rules"), a second table under
+    the same heading numbered.
+    """
+    region = Markup('<div class="table-scroll" role="region" tabindex="0" aria-label="{}">')
+    parts: list[str] = []
+    heading, seen = "", 0
+    for piece in re.split(r"(<h[1-6][^>]*>.*?</h[1-6]>|<table>)", html, flags=re.DOTALL):
+        if piece.startswith("<h"):
+            heading, seen = re.sub(r"<[^>]+>", "", piece), 0
+        elif piece == "<table>":
+            seen += 1
+            name = heading if seen == 1 else f"{heading} ({seen})"
+            piece = region.format(Markup(name).unescape()) + piece
+        parts.append(piece)
+    return "".join(parts).replace("</table>", "</table></div>")
 
 
 def _href(key: str, page_keys: Collection[str], ruleset_ids: Collection[str]) -> str:

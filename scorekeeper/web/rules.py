@@ -10,6 +10,8 @@ from scorekeeper.engine import DecidedBy
 from scorekeeper.http import languages
 from scorekeeper.http.htmx import render
 from scorekeeper.web import rulebook, settler
+from scorekeeper.web.forms import HOUSE_RULE_VALUE_LABELS
+from scorekeeper.web.i18n import translate
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
@@ -26,6 +28,24 @@ STEP_NAMES: dict[DecidedBy | None, Callable[[], str]] = {
 """Each step of a win check by the `decided_by` it records, in words."""
 
 
+def player_words() -> rulebook.PlayerWords:
+    """Return the names the pages give what the rule book names as the code spells it.
+
+    A house rule is called by its label, a value by the settings' word for it ("Play on");
+    a step of a win check by its name in the settler.
+    """
+    names: dict[str, str] = {}
+    for ruleset in engine.rulesets():
+        for name, rule in ruleset.house_rules.items():
+            if rule.label is not None:
+                names[name] = translate(rule.label)
+            for value in rule.values:
+                if isinstance(value, str) and value in HOUSE_RULE_VALUE_LABELS:
+                    names[value] = str(HOUSE_RULE_VALUE_LABELS[value])
+    steps = {str(step): name() for step, name in STEP_NAMES.items() if step is not None}
+    return rulebook.PlayerWords(names, steps)
+
+
 def _ruleset_or_404(ruleset_id: str) -> engine.Ruleset:
     """Return the ruleset with this id, or answer 404."""
     by_id = {r.id: r for r in engine.rulesets()}
@@ -39,9 +59,14 @@ def index() -> Response:
     """List the seven games, each with its summary, and the rules they all share."""
     ids = {r.id for r in engine.rulesets()}
     book = rulebook.sections()
+    words = player_words()
     general = [
         rulebook.render(
-            book[key], top_level=False, page_keys=set(rulebook.GENERAL), ruleset_ids=ids
+            book[key],
+            top_level=False,
+            page_keys=set(rulebook.GENERAL),
+            ruleset_ids=ids,
+            words=words,
         )
         for key in rulebook.GENERAL
     ]
@@ -68,8 +93,11 @@ def _page(ruleset: engine.Ruleset, args: Mapping[str, str]) -> Response:
     ids = {r.id for r in engine.rulesets()}
     shown = rulebook.ruleset_sections(ruleset.id, ids)
     page_keys = {section.key for section in shown}
+    words = player_words()
     sections = [
-        rulebook.render(section, top_level=index == 0, page_keys=page_keys, ruleset_ids=ids)
+        rulebook.render(
+            section, top_level=index == 0, page_keys=page_keys, ruleset_ids=ids, words=words
+        )
         for index, section in enumerate(shown)
     ]
     return render(

@@ -7,6 +7,8 @@ any screen. It follows the game as the game page does, on the same stream of ver
 JavaScript no stream can be followed, so the page reloads itself now and then.
 """
 
+from collections.abc import Iterable
+
 from flask import Blueprint, Response, make_response, redirect, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -21,6 +23,49 @@ errors.register_game_errors(bp)
 
 RELOAD_SECONDS = 15
 """How often the page reloads itself without JavaScript."""
+NAME_EM_STEPS = (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 18, 20, 24, 28, 32)
+"""The widths, in em, a longest name can be sized to (static/screen.css has one rule each):
+32 em holds 40 lowercase letters, the longest name a game takes."""
+NARROW = frozenset("iIjJlf.,:;'!|()[]rt-")
+"""Letters about half an em wide."""
+WIDE = frozenset("mwMWŒæÆœ@&")
+"""Letters about an em wide or more."""
+
+
+def letter_em(letter: str) -> float:
+    """Return about how wide a letter is in the big screen's bold type, in em.
+
+    Measured on DejaVu Sans Bold, the widest of the fonts the page may be drawn in
+    (Debian's, where system-ui has none of its own), rounded up.
+    """
+    if letter in NARROW:
+        return 0.5
+    if letter in WIDE:
+        return 1.12
+    if letter.isupper():
+        return 0.86
+    return 0.73
+
+
+def name_em(labels: Iterable[str]) -> int:
+    """Return the width of the longest word among these names, rounded up to a known step.
+
+    The names' type on the big screen is sized so that this many em fit a side's column:
+    a name is broken only between words ("Ann & Di"), never inside one.
+    """
+    widest = max(
+        (sum(map(letter_em, word)) for label in labels for word in str(label).split()),
+        default=0.0,
+    )
+    return next((step for step in NAME_EM_STEPS if step >= widest), NAME_EM_STEPS[-1])
+
+
+def score_chars(scores: Iterable[int]) -> int:
+    """Return how many characters the widest score takes: 2 to 4 (static/screen.css).
+
+    Never fewer than two, so the scores keep their size when the first reaches 10.
+    """
+    return min(4, max(2, *(len(str(score)) for score in scores)))
 
 
 @bp.get("/games/<game_id>/screen")
@@ -49,7 +94,12 @@ def _render(game_id: str, *, live_part: bool = False) -> Response:
     context = game_context(require_game(game_id))
     context["can_edit"] = False  # never any control, whoever looks
     response = render(
-        "games/screen.html", "games/_screen.html", reload_seconds=RELOAD_SECONDS, **context
+        "games/screen.html",
+        "games/_screen.html",
+        reload_seconds=RELOAD_SECONDS,
+        name_em=name_em(row["label"] for row in context["board"]),
+        score_chars=score_chars(row["score"] for row in context["board"]),
+        **context,
     )
     if live_part:
         live.live_headers(response, cache.live_etag(context["version"], False))

@@ -41,7 +41,12 @@ def browser_context_args(browser_context_args):
 @pytest.fixture(scope="session")
 def live_app(tmp_path_factory):
     """Return the app the browser tests talk to, on a fresh SQLite file (htmx served locally)."""
-    path = tmp_path_factory.mktemp("live") / "scorekeeper.sqlite"
+    yield from browser_app(tmp_path_factory.mktemp("live") / "scorekeeper.sqlite")
+
+
+def browser_app(path, **config):
+    """Yield an app for the browser tests on a new SQLite file at `path`, with `config` over
+    the browser tests' settings; stopped and closed after."""
     app = create_app(
         {
             "TESTING": True,
@@ -52,6 +57,7 @@ def live_app(tmp_path_factory):
             # The engine's runtime is started only where a test asks (test_phone_engine.py):
             # elsewhere its 11 MB and its start would only slow every editor's page.
             "PHONE_ENGINE": False,
+            **config,
         }
     )
     with app.app_context():
@@ -92,13 +98,34 @@ def whole_bodies(app):
 @pytest.fixture(scope="session")
 def live_server(live_app):
     """Yield the base URL of the app served on a free local port."""
-    server = make_server("127.0.0.1", 0, whole_bodies(live_app), threaded=True)
+    yield from serve(whole_bodies(live_app))
+
+
+def serve(application, root=""):
+    """Yield the base URL (`root` after the port) of a WSGI application served on a free
+    local port; shut down after."""
+    server = make_server("127.0.0.1", 0, application, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
+    yield f"http://127.0.0.1:{server.server_port}{root}"
     server.shutdown()
     thread.join(timeout=5)
     server.server_close()
+
+
+WORDS_OF = """(node) => {
+  const words = [];
+  const pattern = /\\S+/g;
+  let found;
+  while ((found = pattern.exec(node.textContent)) !== null) {
+    const range = document.createRange();
+    range.setStart(node, found.index);
+    range.setEnd(node, found.index + found[0].length);
+    words.push([found[0], range]);
+  }
+  return words;
+}"""
+"""A script function: each word of a text node with its range, to ask where it is drawn."""
 
 
 def check_axe(page):

@@ -43,3 +43,30 @@ def test_a_tapped_correction_shows_its_preview_before_it_is_saved(page, live_ser
     # Nothing was stored: the game page shows the same totals as before.
     page.get_by_role("link", name="Back to the game").click()
     expect(page.get_by_role("region", name="Scoreboard")).to_be_visible()
+
+
+def test_the_correction_bar_opens_with_its_preview_and_keeps_its_height(page, live_server):
+    game = new_game(live_server)
+    for deal in OPEN_TIE["deals"][:3]:
+        api(live_server, f"/api/v1/games/{game['id']}/deals", deal, game["edit_token"])
+    page.goto(f"{live_server}/games/{game['id']}/edit/{game['edit_token']}")
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/preview") else None)
+    page.goto(f"{live_server}/games/{game['id']}/deals/2/edit", wait_until="domcontentloaded")
+    # The stored deal comes previewed with the page: nothing is asked for as it opens.
+    bar = page.locator("#correction-form .sticky-actions")
+    expect(page.locator("#correction-preview")).to_contain_text("The outcome stays")
+    opened = bar.bounding_box()
+    page.wait_for_load_state("networkidle")
+    assert asked == []
+    assert bar.bounding_box() == opened
+
+    # A tap's preview replaces it in the same place.
+    players = OPEN_TIE["players"]
+    deal = OPEN_TIE["deals"][1]
+    taker = next(n for n in range(len(players)) if n != deal["high"])
+    with page.expect_response(lambda r: r.url.endswith("/preview")):
+        page.get_by_role("radio", name=f"High: {players[taker]}", exact=True).click()
+    expect(page.locator("#correction-totals .correction-scores del").first).to_be_visible()
+    assert len(asked) == 1
+    assert bar.bounding_box()["height"] == opened["height"]

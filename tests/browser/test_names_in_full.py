@@ -6,7 +6,7 @@ Five and six players named "Margaretha", "Christophe" …, as Debian's DejaVu fo
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import check_axe
+from tests.browser.conftest import WORDS_OF, check_axe
 from tests.browser.test_live import api
 
 pytestmark = pytest.mark.browser
@@ -41,6 +41,13 @@ NAMES_SHOWN = """(names) => {
 }"""
 
 
+def new_game(live_server, ruleset, names):
+    """Start a game of `ruleset` for these players through the API, the first one dealing."""
+    return api(
+        live_server, "/api/v1/games", {"ruleset": ruleset, "players": names, "first_dealer": 0}
+    )
+
+
 @pytest.mark.parametrize(
     ("ruleset", "players"),
     [
@@ -53,11 +60,7 @@ NAMES_SHOWN = """(names) => {
 )
 def test_ten_letter_names_show_in_full_in_the_deal_form(page, live_server, ruleset, players):
     names = NAMES[:players]
-    game = api(
-        live_server,
-        "/api/v1/games",
-        {"ruleset": ruleset, "players": names, "first_dealer": 0},
-    )
+    game = new_game(live_server, ruleset, names)
     page.goto(f"{live_server}/games/{game['id']}/edit/{game['edit_token']}")
     expect(page.locator("#deal-form")).to_be_visible()
     # A chosen name shows its tick as well: choose the first seat's chip. The auction, where
@@ -76,30 +79,42 @@ def test_ten_letter_names_show_in_full_in_the_deal_form(page, live_server, rules
     check_axe(page)
 
 
+ELEVEN = ["Bartholomew", "Annabelle11", "Maximiliana", "Konstantine", "Christopher", "Wilhelmina1"]
+"""Eleven-letter names, "Bartholomew" among the widest a table gives."""
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [("five-handed-schmier", 5), ("shmear", 6)])
+def test_the_auction_never_breaks_inside_an_eleven_letter_name(page, live_server, ruleset, players):
+    names = ELEVEN[:players]
+    game = new_game(live_server, ruleset, names)
+    page.goto(f"{live_server}/games/{game['id']}/edit/{game['edit_token']}")
+    page.locator("#deal-form details.auction > summary").click()
+    expect(page.locator("#deal-form .call-row").first).to_be_visible()
+    shown = [s for s in page.evaluate(NAMES_SHOWN, names) if s["name"] in names]
+    speakers = page.locator("#deal-form .call-row > legend").all_inner_texts()
+    assert sorted(speakers) == sorted(names)
+    hidden = [s for s in shown if s["cut"] or s["outside"] or s["lines"] != 1]
+    assert hidden == [], hidden
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    check_axe(page)
+
+
 @pytest.mark.parametrize(("ruleset", "players"), [("shmear", 6), ("five-handed-schmier", 5)])
 def test_the_score_sheet_never_breaks_inside_a_name(page, live_server, ruleset, players):
     names = NAMES[:players]
-    game = api(
-        live_server,
-        "/api/v1/games",
-        {"ruleset": ruleset, "players": names, "first_dealer": 0},
-    )
+    game = new_game(live_server, ruleset, names)
     page.goto(f"{live_server}/games/{game['id']}/sheet")
-    broken = page.evaluate("""() => Array.from(document.querySelectorAll('.sheet-table thead th'))
-      .flatMap((th) => {
+    broken = page.evaluate(
+        "() => { const wordsOf = "
+        + WORDS_OF
+        + """;
+      return Array.from(document.querySelectorAll('.sheet-table thead th')).flatMap((th) => {
         const text = th.firstChild && th.firstElementChild ? th.firstElementChild : th;
-        const node = text.firstChild;
-        const words = [];
-        const pattern = /\\S+/g;
-        let found;
-        while ((found = pattern.exec(node.textContent)) !== null) {
-          const range = document.createRange();
-          range.setStart(node, found.index);
-          range.setEnd(node, found.index + found[0].length);
-          if (range.getClientRects().length > 1) words.push(found[0]);
-        }
-        return words;
-      })""")
+        return wordsOf(text.firstChild)
+          .filter(([_word, range]) => range.getClientRects().length > 1)
+          .map(([word]) => word);
+      }); }"""
+    )
     assert broken == []
     headings = page.locator(".sheet-table thead th").all_inner_texts()
     assert [h.strip() for h in headings[1:]] == names
@@ -108,11 +123,7 @@ def test_the_score_sheet_never_breaks_inside_a_name(page, live_server, ruleset, 
 
 def test_team_names_show_in_full_on_the_scoreboard(page, live_server):
     names = NAMES[:4]
-    game = api(
-        live_server,
-        "/api/v1/games",
-        {"ruleset": "shmear-partners", "players": names, "first_dealer": 0},
-    )
+    game = new_game(live_server, "shmear-partners", names)
     page.goto(f"{live_server}/games/{game['id']}/edit/{game['edit_token']}")
     rows = page.locator("#scoreboard .score-row .name")
     expect(rows.first).to_be_visible()
@@ -131,11 +142,7 @@ def test_team_names_show_in_full_on_the_scoreboard(page, live_server):
 @pytest.mark.parametrize(("ruleset", "players"), [("shmear-partners", 4), ("shmear", 6)])
 def test_the_chart_names_every_line_in_full(page, live_server, ruleset, players):
     names = NAMES[:players]
-    game = api(
-        live_server,
-        "/api/v1/games",
-        {"ruleset": ruleset, "players": names, "first_dealer": 0},
-    )
+    game = new_game(live_server, ruleset, names)
     deal = {"bidder": 1, "bid": 2, "trump": "H", "high": 1, "low": 1, "jack": 1, "game": 1}
     api(live_server, f"/api/v1/games/{game['id']}/deals", deal, game["edit_token"])
     page.goto(f"{live_server}/games/{game['id']}/sheet")

@@ -147,7 +147,8 @@ def test_taps_for_a_deal_another_phone_saved_are_never_saved_as_the_next_by_one_
     expect(held).to_contain_text("High Di · Low Ann · Jack Bob")
     expect(phone_c.get_by_role("button", name="Save deal")).to_have_count(0)
     box = held.bounding_box()
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+    # Whole on the screen, to the sub-pixel the layout rounds a scrolled page to.
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"] + 0.5
     buttons = held.get_by_role("button")
     expect(buttons.first).to_have_text("Discard mine")
     expect(buttons.nth(1)).to_have_text("Save mine as deal 4")

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, check_axe
+from tests.browser.conftest import PHONE, WORDS_OF, check_axe
 from tests.browser.test_live import DEAL_1_API, LIVE_WAIT, api, new_game
 
 pytestmark = pytest.mark.browser
@@ -59,8 +59,8 @@ def test_the_big_screen_follows_the_game_live_and_is_read_from_across_the_table(
     # Landscape first: all of it on one screen, every word large.
     assert bottom(screen.locator(".screen-last")) <= LAPTOP["height"]
     assert laptop.evaluate("document.documentElement.scrollWidth") <= LAPTOP["width"]
-    assert min(font_px(s) for s in screen.locator(".screen-score").all()) >= SCORE_PX
-    for part in (".screen-name", ".screen-needs", ".screen-turn", ".screen-last", "h1"):
+    assert min(font_px(s) for s in screen.locator(".screen-score > span").all()) >= SCORE_PX
+    for part in (".screen-name > span", ".screen-needs", ".screen-turn", ".screen-last", "h1"):
         sizes = [font_px(element) for element in screen.locator(part).all()]
         assert min(sizes) >= READABLE_PX, (part, sizes)
     # Nothing on it changes the game, and it holds no CSRF token.
@@ -117,3 +117,102 @@ def test_the_share_section_leads_to_the_big_screen_which_fits_a_phone_too(page, 
         box = element.bounding_box()
         assert box is None or box["x"] + box["width"] <= PHONE["width"] + 0.5
     check_axe(page)
+
+
+# --- a TV or a laptop, five or six players with eleven-letter names --------------------
+
+ELEVEN = ["Bartholomew", "Annabelle11", "Maximiliana", "Konstantine", "Christopher", "Wilhelmina1"]
+SHMEAR_DEAL = {"bidder": 1, "bid": 4, "trump": "H", "high": 1, "low": 1, "jack": 1, "game": 1}
+SCREENS = [{"width": 1920, "height": 1080}, {"width": 1280, "height": 720}]
+
+# What of the big screen does not fit: a name's word drawn on two lines or spilling out of
+# its column, a score off the others' baseline, anything past the screen's edges.
+MISFITS = (
+    """() => {
+  const width = window.innerWidth, height = window.innerHeight;
+  const text = (e) => document.createTreeWalker(e, NodeFilter.SHOW_TEXT).nextNode();
+  const wordsOf = """
+    + WORDS_OF
+    + """;
+  const broken = [];
+  for (const name of document.querySelectorAll('.screen-name')) {
+    for (const [word, range] of wordsOf(text(name))) {
+      const side = name.closest('.screen-side').getBoundingClientRect();
+      const box = range.getBoundingClientRect();
+      if (range.getClientRects().length > 1 || box.left < side.left || box.right > side.right) {
+        broken.push(word);
+      }
+    }
+  }
+  const scores = Array.from(document.querySelectorAll('.screen-score'), (score) => {
+    const range = document.createRange();
+    range.selectNodeContents(text(score));
+    const size = parseFloat(getComputedStyle(text(score).parentElement).fontSize);
+    return [range.getBoundingClientRect().bottom, size];
+  });
+  const spread = (values) => Math.max(...values) - Math.min(...values);
+  const outside = Array.from(document.querySelectorAll('main *'))
+    .filter((e) => e.getClientRects().length > 0 && !e.closest('.vh'))
+    .filter((e) => {
+      const box = e.getBoundingClientRect();
+      return box.bottom > height + 0.5 || box.right > width + 0.5 || box.top < -0.5;
+    })
+    .map((e) => e.className || e.tagName);
+  return {
+    broken: broken,
+    // One baseline: the same size and the same bottom, to the pixel.
+    baselines: spread(scores.map((s) => s[0])) < 1 && spread(scores.map((s) => s[1])) < 1,
+    outside: outside,
+    scrolls: document.documentElement.scrollHeight > height
+      || document.documentElement.scrollWidth > width,
+    menus: document.querySelectorAll('header.topbar, footer, nav').length,
+    nameSize: Math.min(...Array.from(document.querySelectorAll('.screen-name'),
+      (e) => parseFloat(getComputedStyle(text(e).parentElement).fontSize))),
+  };
+}"""
+)
+
+
+def misfits(page):
+    """Return what of the big screen does not fit, as MISFITS finds it."""
+    found = page.evaluate(MISFITS)
+    assert found["nameSize"] >= 16, found  # shrunk to fit, still read across a room
+    return {key: found[key] for key in ("broken", "baselines", "outside", "scrolls", "menus")}
+
+
+FITS = {"broken": [], "baselines": True, "outside": [], "scrolls": False, "menus": 0}
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=["1920x1080", "1280x720"])
+@pytest.mark.parametrize(
+    ("ruleset", "players", "deal"),
+    [
+        ("five-handed-schmier", 5, {**DEAL_1_API, "bidder": 1, "partner": 3}),
+        ("shmear", 6, SHMEAR_DEAL),
+    ],
+    ids=["five", "six"],
+)
+def test_the_big_screen_fits_eleven_letter_names_in_every_state(
+    browser, live_server, screen, ruleset, players, deal
+):
+    context = browser.new_context(viewport=screen)
+    page = context.new_page()
+    game = api(
+        live_server,
+        "/api/v1/games",
+        {"ruleset": ruleset, "players": ELEVEN[:players], "first_dealer": 0, "target": 4},
+    )
+    url = f"{live_server}/games/{game['id']}/screen"
+    page.goto(url)
+    expect(page.locator(".screen-turn")).to_contain_text("Bartholomew deals")
+    assert misfits(page) == FITS, "before the first deal"
+    check_axe(page)
+
+    # The win, its reason and the last hand's line: all of it on the screen.
+    api(live_server, f"/api/v1/games/{game['id']}/deals", deal, game["edit_token"])
+    page.goto(url)
+    expect(page.locator(".screen-win-title")).to_have_text("Annabelle11 wins!")
+    expect(page.locator(".screen-last")).to_contain_text("Deal 1:")
+    assert misfits(page) == FITS, "the win"
+    check_axe(page)
+    context.close()

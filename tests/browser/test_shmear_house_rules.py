@@ -26,8 +26,9 @@ def test_shmear_with_the_jick_and_scores_below_0_by_tapping(page, live_server):
     expect(page.locator(".game-house-rules")).to_have_text(
         "House rules: Play with the Jick · Scores can go below 0"
     )
-    # The Jick is a row of the points grid, its card named in sight.
-    expect(page.locator(".grid-hint")).to_contain_text("J♣ when spades are trump")
+    # The Jick is a row of the points grid, its card named in a fold under it.
+    page.get_by_text("Which card is the Jick?", exact=True).click()
+    expect(page.locator(".grid-hint .hint")).to_contain_text("J♣ when spades are trump")
     expect(group(page, "Bid").get_by_role("radio", name="5", exact=True)).to_be_visible()
     check_axe(page)
 

@@ -166,7 +166,7 @@ def play_game(page, live_server, *, js):
     # Everyone passed; undo it (after confirming); everyone passes again.
     pass_all(page, 3)
     wait_for(page, "Deal 3 thrown in")
-    page.locator("#deal-3").get_by_text("Undo deal 3", exact=True).click()
+    page.locator("#deal-3").get_by_role("link", name="Undo deal 3").click()
     page.get_by_role("button", name="Yes, undo deal 3").click()
     wait_for(page, "Deal 3 undone.")
     expect(page.locator("#deal-3")).to_have_count(0)
