@@ -207,6 +207,21 @@ export function storedDeals(document) {
 }
 
 /**
+ * Whether two export documents (static/state.js) hold the same game: equal but for when
+ * each was exported (`exported_at`, new in every answer).
+ * @param {string} kept
+ * @param {string} fetched
+ * @returns {boolean}
+ */
+export function sameGame(kept, fetched) {
+  if (kept === fetched) { return true; }
+  const [a, b] = [JSON.parse(kept), JSON.parse(fetched)];
+  delete a.exported_at;
+  delete b.exported_at;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
  * Whether the page shown is older than what the phone last learnt of its game: it is a
  * copy the service worker kept (`copied`, the time it was kept, from data-offline-copy)
  * from before the phone's record of the game (`learnt`, ms).

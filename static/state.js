@@ -7,7 +7,7 @@
    engine's answer) at once, with no connection. No rule here: the document is the
    server's, the answer the engine's. */
 import { ANSWER_WITHIN } from "./common.js";
-import { olderThan, storedDeals } from "./queue.js";
+import { olderThan, sameGame, storedDeals } from "./queue.js";
 import { store } from "./store.js";
 
 /**
@@ -72,17 +72,19 @@ export function refresh(game, url, version) {
       if (!answer.ok) { return known; }
       document = await answer.text();
       storedDeals(document);
+      /* The same game again: the record stands, with the engine's answer kept for it (a
+         page reopened offline shows it at once). */
+      if (known && sameGame(known.document, document)) {
+        if (version === null || known.version === version) { return known; }
+        const same = { ...known, version };
+        await keep(same);
+        return same;
+      }
     } catch {
       return known;
     }
     /** @type {GameRecord} */
-    const record = {
-      game,
-      document,
-      version,
-      at: Date.now(),
-      board: known && known.document === document ? known.board : null,
-    };
+    const record = { game, document, version, at: Date.now(), board: null };
     await keep(record);
     await Promise.all(Array.from(learners, (learner) => learner(record).catch(() => null)));
     return record;

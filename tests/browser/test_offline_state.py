@@ -67,6 +67,30 @@ RECORD_WORKED_OUT = """async () => {
 """Whether the phone's record of the game holds deal 1 and the engine's answer for it."""
 
 
+LEARNT_AGAIN = """async () => {
+  const at = async () => {
+    const db = await new Promise((resolve) => {
+      const asked = indexedDB.open("scorekeeper");
+      asked.onsuccess = () => resolve(asked.result);
+    });
+    const record = await new Promise((resolve) => {
+      const got = db.transaction("states").objectStore("states").get("GAME");
+      got.onsuccess = () => resolve(got.result);
+    });
+    db.close();
+    return record.at;
+  };
+  const before = await at();
+  const module = performance.getEntriesByType("resource").map((e) => e.name)
+    .find((name) => name.includes("/static/state."));
+  const state = await import(module);
+  await state.refresh("GAME", document.querySelector("#outbox").dataset.export, null);
+  return [before, await at()];
+}"""
+"""Has the page's own state module ask the server for the game again (a version it does not
+know), and returns when the phone's record of it was learnt, before and after."""
+
+
 def phone_board(page):
     """Return the scores the phone shows after the deals kept on it."""
     return page.locator("#outbox .outbox-board .score").all_inner_texts()
@@ -96,6 +120,12 @@ def test_a_page_reopened_offline_shows_the_game_as_the_phone_last_knew_it(phone,
 
     # The phone has worked out the game it now knows (the engine's answer kept with it).
     until(editor, RECORD_WORKED_OUT.replace("GAME", game["id"]), seconds=10)
+    # Asked of the server again (a live update, another save's answer), the same game leaves
+    # the record as it is, the engine's answer with it: a page reloaded at that moment still
+    # has it to show.
+    learnt_at = editor.evaluate(LEARNT_AGAIN.replace("GAME", game["id"]))
+    assert learnt_at[0] == learnt_at[1]
+    assert editor.evaluate(RECORD_WORKED_OUT.replace("GAME", game["id"]))
 
     # No signal again, and the page reloaded: it is the copy kept before deal 1 was sent,
     # and shows at once, before the engine has started, what the phone knows.

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { before, editing, formNumber, lastKept, movedOn, nextToSend, olderThan, postOf, refused, storedDeals, toKeep } from "../../static/queue.js";
+import { before, editing, formNumber, lastKept, movedOn, nextToSend, olderThan, postOf, refused, sameGame, storedDeals, toKeep } from "../../static/queue.js";
 
 const URL_A = "https://pad.example/games/a/deals";
 
@@ -75,6 +75,15 @@ test("the deals a game's document stores are counted, in the export file or a ga
   assert.equal(storedDeals(JSON.stringify({ format: "scorekeeper-export", games: [game] })), 2);
   assert.equal(storedDeals(JSON.stringify(game)), 2);
   assert.equal(storedDeals(JSON.stringify({ games: [{ id: "a", deals: [] }] })), 0);
+});
+
+test("two exports hold the same game when they differ only in when they were exported", () => {
+  const game = { id: "a", deals: [{ number: 1 }] };
+  const at = (time) => JSON.stringify({ format: "scorekeeper-export", version: 1, exported_at: time, games: [game] });
+  assert.equal(sameGame(at("2026-12-07T01:00:00Z"), at("2026-12-07T01:00:09Z")), true);
+  const moved = JSON.stringify({ format: "scorekeeper-export", version: 1, exported_at: "2026-12-07T01:00:09Z", games: [{ ...game, deals: [{ number: 1 }, { number: 2 }] }] });
+  assert.equal(sameGame(at("2026-12-07T01:00:00Z"), moved), false, "a deal more");
+  assert.equal(sameGame(JSON.stringify(game), JSON.stringify({ ...game, id: "b" })), false);
 });
 
 test("a page is older than the record when it is a copy kept before the record was learnt", () => {
