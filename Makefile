@@ -136,7 +136,7 @@ $(NGINX):
 test: install-test browser nginx test-js
 	$(BIN)/python -m pytest
 
-# The quick loop, under two minutes on two cores: every test that needs no browser and no
+# The quick loop, aimed at two minutes on two cores (docs/performance.md: what it took): every test that needs no browser and no
 # server (no gunicorn, nginx or PostgreSQL: tests/conftest.py marks them), on SQLite, in two
 # processes (pytest-xdist), each property test trying a tenth of its examples
 # (tests/quick.py). `make test` runs everything, in full.
