@@ -153,7 +153,11 @@ function setUp(first) {
    */
   function fromRecord(record) {
     if (!ready || madeHere) { return Promise.resolve(null); }
-    if (loaded && loadedFrom === record.document) { return Promise.resolve(loaded); }
+    if (loaded && loadedFrom === record.document) {
+      const known = loaded;
+      /* Worked out already; kept with the record if the record lacks it. */
+      return record.board ? Promise.resolve(known) : keepBoard(game, record.document, known).then(function () { return known; });
+    }
     return call("load", [record.document]).then(function (answer) {
       /** @type {Stored} */
       const board = JSON.parse(answer);

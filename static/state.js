@@ -75,9 +75,10 @@ export function refresh(game, url, version) {
       /* The same game again: the record stands, with the engine's answer kept for it (a
          page reopened offline shows it at once). */
       if (known && sameGame(known.document, document)) {
-        if (version === null || known.version === version) { return known; }
-        const same = { ...known, version };
-        await keep(same);
+        const same = version === null || known.version === version ? known : { ...known, version };
+        if (same !== known) { await keep(same); }
+        /* Kept while the engine was not running: it works it out now. */
+        if (!same.board) { await tell(same); }
         return same;
       }
     } catch {
@@ -86,11 +87,19 @@ export function refresh(game, url, version) {
     /** @type {GameRecord} */
     const record = { game, document, version, at: Date.now(), board: null };
     await keep(record);
-    await Promise.all(Array.from(learners, (learner) => learner(record).catch(() => null)));
+    await tell(record);
     return record;
   })();
   asked.set(game, work);
   return work.finally(() => { asked.delete(game); });
+}
+
+/**
+ * Tell who listens of a record kept (static/phone.js keeps the engine's answer with it).
+ * @param {GameRecord} record
+ */
+async function tell(record) {
+  await Promise.all(Array.from(learners, (learner) => learner(record).catch(() => null)));
 }
 
 /**

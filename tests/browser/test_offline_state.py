@@ -91,6 +91,21 @@ LEARNT_AGAIN = """async () => {
 know), and returns when the phone's record of it was learnt, before and after."""
 
 
+ANSWER_DROPPED = """async () => {
+  const db = await new Promise((resolve) => {
+    const asked = indexedDB.open("scorekeeper");
+    asked.onsuccess = () => resolve(asked.result);
+  });
+  await new Promise((resolve) => {
+    const states = db.transaction("states", "readwrite").objectStore("states");
+    const got = states.get("GAME");
+    got.onsuccess = () => { states.put({ ...got.result, board: null }).onsuccess = resolve; };
+  });
+  db.close();
+}"""
+"""Drops the engine's answer from the phone's record of the game, as if kept without it."""
+
+
 def phone_board(page):
     """Return the scores the phone shows after the deals kept on it."""
     return page.locator("#outbox .outbox-board .score").all_inner_texts()
@@ -125,6 +140,12 @@ def test_a_page_reopened_offline_shows_the_game_as_the_phone_last_knew_it(phone,
     # has it to show.
     learnt_at = editor.evaluate(LEARNT_AGAIN.replace("GAME", game["id"]))
     assert learnt_at[0] == learnt_at[1]
+    assert editor.evaluate(RECORD_WORKED_OUT.replace("GAME", game["id"]))
+    # A record kept without the engine's answer (kept while the engine was not running) is
+    # worked out when the same game comes again.
+    editor.evaluate(ANSWER_DROPPED.replace("GAME", game["id"]))
+    assert not editor.evaluate(RECORD_WORKED_OUT.replace("GAME", game["id"]))
+    editor.evaluate(LEARNT_AGAIN.replace("GAME", game["id"]))
     assert editor.evaluate(RECORD_WORKED_OUT.replace("GAME", game["id"]))
 
     # No signal again, and the page reloaded: it is the copy kept before deal 1 was sent,
