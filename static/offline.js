@@ -38,6 +38,23 @@ async function register(script) {
   } catch {
     return;
   }
+  /* A new release installed beside an old one busy with a request can stay waiting: the
+     worker asks to skip waiting as it installs, and Chromium does not ask again once the
+     old one is free. Asked once more here, when it is installed, it takes over (Workbox's
+     messageSkipWaiting does the same). */
+  /** @param {ServiceWorker | null} waiting */
+  const hurry = (waiting) => { if (waiting && registration.active) { waiting.postMessage("skipWaiting"); } };
+  hurry(registration.waiting);
+  registration.addEventListener("updatefound", () => {
+    const installing = registration.installing;
+    if (!installing) { return; }
+    installing.addEventListener("statechange", () => {
+      if (installing.state !== "installed") { return; }
+      [0, 1000, 5000].forEach((at) => window.setTimeout(() => {
+        if (installing.state === "installed") { hurry(installing); }
+      }, at));
+    });
+  });
   /* This page was loaded before the worker ran here: ask it to keep a copy now. */
   if (!worker.controller && copy === undefined) {
     worker.ready.then((ready) => {
@@ -62,7 +79,8 @@ async function register(script) {
   window.addEventListener("online", () => {
     checks.forEach((check) => { window.clearTimeout(check); });
     checks = [0, 1000, 3000, 7000, 15000, 31000].map((at) => window.setTimeout(() => {
-      if (!registration.installing && !registration.waiting) { registration.update().catch(() => null); }
+      if (registration.waiting) { hurry(registration.waiting); return; }
+      if (!registration.installing) { registration.update().catch(() => null); }
     }, at));
   });
 }

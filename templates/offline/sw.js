@@ -317,6 +317,8 @@ self.addEventListener("fetch", function (event) {
 
 self.addEventListener("message", function (event) {
   var data = event.data || {};
+  /* A release installed and still waiting: the page asks it to take over (static/offline.js). */
+  if (data === "skipWaiting") { self.skipWaiting(); }
   if (data === "release" && event.source) { event.source.postMessage({ release: RELEASE }); }
   /* A scorekeeper's phone whose engine ran: keep every file it needs (those it fetched
      before this worker controlled the page were not seen here). */
