@@ -10,7 +10,9 @@ dealer, target, house rules, each deal's entry) and the deal form's fields as th
 post them, and answers what the server's preview and game page would say: the preview,
 rendered from the server's own template (templates/games/_preview.html) with the context the
 server's preview builds (`words.preview_context`), the refusals of a Save as the server's
-macros list them, and the scores, dealer and outcome after the deals kept on the phone.
+macros list them, the scores, dealer and outcome after the deals kept on the phone, and
+each deal kept (or stored but missing from a page kept before it) as the game's history
+shows it (templates/games/_deal.html, with `words.deal_view`).
 
 The form's fields are read by the very code the server's deal form reads them with
 (scorekeeper/deal_entry.py: the entry they make, their shape problems, which fields hold
@@ -168,30 +170,29 @@ class KeptGame:
             "top": self.words.macro("form_errors", _Said(fields.get("", ()))),
         }
 
-    def result(self, result: engine.DealResult) -> dict[str, Any]:
-        """Return the preview of a deal scored (the template games/_preview.html's words)."""
-        words = self.words
-        thrown_in = str(result.kind) == "thrown_in"
-        bidders = set(result.bidders or ())
-        return {
-            "kind": "result",
-            "if_saved": words("If saved:"),
-            "thrown_in": words("Everyone passed: thrown in.") if thrown_in else None,
-            "made": bool(result.made),
-            "said": words.message(self.config.ruleset.contract_words.said(result.made)),
-            "sides": [
-                {
-                    "label": label,
-                    "delta": f"{result.deltas[seats[0]]:+d}",
-                    "to": words("to %(n)s", n=result.scores[seats[0]]),
-                    "on_bid": bool(set(seats) & bidders),
-                }
-                for label, seats in self.sides
-            ],
-            "why_title": words("Why this score"),
-            "why": [words.message(m) for m in engine.explain_deal(self.config, result)],
-            "dealt_by": words("dealt by %(name)s", name=self.config.players[result.dealer]),
+    def score(self, result: engine.DealResult) -> str:
+        """Return what a deal kept on this phone scored, and why: templates/games/_preview.html
+        as the server's preview renders a deal's score, said as kept, not "if saved"."""
+        context = {
+            "ruleset": self.config.ruleset,
+            "kept": True,
+            **words.scored_context(self.config, result),
         }
+        return self.words.render("games/_preview.html", context)
+
+    def history_item(self, result: engine.DealResult, *, kept: bool) -> str:
+        """Return a deal as the game's history shows it: templates/games/_deal.html with the
+        server's own view of it (`words.deal_view`), as a browser without edit rights sees
+        it; a deal `kept` on this phone says it is not sent yet."""
+        context = {
+            "d": words.deal_view(self.config, self.sides, result, self.words.catalog),
+            "ruleset": self.config.ruleset,
+            "why": {result.number: engine.explain_deal(self.config, result)},
+            "can_edit": False,
+            "kept": kept,
+            "id_prefix": "kept-" if kept else "learnt-",
+        }
+        return self.words.render("games/_deal.html", context)
 
     def play(self, kept: Sequence[Taps]) -> dict[str, Any]:
         """Return the game after the deals kept on the phone, as far as the rules take them.
@@ -213,7 +214,13 @@ class KeptGame:
                 deals.append({"number": number, "refused": self._messages(exc)})
                 break
             assert state.last is not None
-            deals.append({"number": number, "result": self.result(state.last)})
+            deals.append(
+                {
+                    "number": number,
+                    "score": self.score(state.last),
+                    "html": self.history_item(state.last, kept=True),
+                }
+            )
         return {"deals": deals, **self.board(state)}
 
     def board(self, state: engine.GameState) -> dict[str, Any]:
@@ -256,7 +263,7 @@ class KeptGame:
         """Return the last `count` deals stored, each scored as `play` scores a kept one."""
         first = max(len(self.results) - count, 0)
         return [
-            {"number": first + index + 1, "result": self.result(result)}
+            {"number": first + index + 1, "html": self.history_item(result, kept=False)}
             for index, result in enumerate(self.results[first:])
         ]
 

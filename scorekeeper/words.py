@@ -22,9 +22,15 @@ from scorekeeper import engine
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 """The app's templates: beside the package in the repository and in the phone's bundle."""
-PHONE_TEMPLATES = ("games/_preview.html", "macros/forms.html", "macros/game.html")
-"""The templates the phone renders as the server does: the preview and the macros it
-imports (the field refusal lists). The phone's bundle holds these (scorekeeper/web/offline.py)."""
+PHONE_TEMPLATES = (
+    "games/_preview.html",
+    "games/_deal.html",
+    "macros/forms.html",
+    "macros/game.html",
+)
+"""The templates the phone renders as the server does: the preview, a deal of the history
+and the macros they import (the field refusal lists, suits and cards). The phone's bundle
+holds these (scorekeeper/web/offline.py)."""
 
 
 class Catalog(Protocol):
@@ -125,17 +131,7 @@ def preview_context(
         else:
             result = after.last
             assert result is not None  # a deal was just applied
-            context["result"] = result
-            context["why"] = engine.explain_deal(state.config, result)
-            context["sides"] = [
-                (
-                    label,
-                    result.deltas[seats[0]],
-                    result.scores[seats[0]],
-                    bool(set(seats) & set(result.bidders or ())),
-                )
-                for label, seats in engine.scoring_sides(state.config)
-            ]
+            context.update(scored_context(state.config, result))
     for name, said in problems.items():
         if name in beside:
             beside[name].extend(said)
@@ -145,3 +141,132 @@ def preview_context(
         if field.name in beside and not beside[field.name] and field.name not in opened:
             del beside[field.name]
     return context
+
+
+def scored_context(config: engine.GameConfig, result: engine.DealResult) -> dict[str, Any]:
+    """Return what templates/games/_preview.html needs to say what a deal scored: the
+    result, each side's change, total and part in the bid, and why."""
+    return {
+        "result": result,
+        "why": engine.explain_deal(config, result),
+        "sides": [
+            (
+                label,
+                result.deltas[seats[0]],
+                result.scores[seats[0]],
+                bool(set(seats) & set(result.bidders or ())),
+            )
+            for label, seats in engine.scoring_sides(config)
+        ],
+    }
+
+
+# --- one deal as the history shows it: templates/games/_deal.html's context ----------------
+
+HIDDEN_IN_HISTORY = (engine.FieldKind.FLAG, engine.FieldKind.AUCTION, engine.FieldKind.COUNTS)
+"""Fields the history does not list as rows: flags show as the deal's kind, counts beside
+the side they decide, the auction only through the bidder."""
+
+Side = tuple[str, tuple[int, ...]]
+"""A side that keeps a score: its label and its seats (`engine.scoring_sides`)."""
+
+
+def deal_view(
+    config: engine.GameConfig,
+    sides: Sequence[Side],
+    result: engine.DealResult,
+    catalog: Catalog,
+) -> dict[str, Any]:
+    """Return what the history shows of one deal (templates/games/_deal.html's `d`): its
+    kind, contract and entry, in the catalog's language."""
+    rules = config.ruleset
+    players = config.players
+    fields = [f for f in rules.entry_fields(config) if f.kind not in HIDDEN_IN_HISTORY]
+    bid_field = next((f for f in fields if f.kind == engine.FieldKind.BID), None)
+    view: dict[str, Any] = {
+        "number": result.number,
+        "dealer": players[result.dealer],
+        "kind": str(result.kind),
+        "made": result.made,
+        "changes": [
+            (label, result.deltas[seats[0]], bool(set(seats) & set(result.bidders or ())))
+            for label, seats in sides
+        ],
+        "totals": [(label, result.scores[seats[0]]) for label, seats in sides],
+        "contract": None,
+        "rows": [],
+        "points": [],
+    }
+    if not result.played:
+        return view
+    if bid_field is not None and result.bidder is not None:
+        view["contract"] = catalog.gettext("%(name)s bid %(bid)s") % {
+            "name": players[result.bidder],
+            "bid": choice_label(bid_field, result.get(bid_field.name), catalog),
+        }
+    counts_field = next(
+        (f for f in rules.entry_fields(config) if f.kind == engine.FieldKind.COUNTS), None
+    )
+    for field in fields:
+        if bid_field is not None and field.name in ("bidder", bid_field.name):
+            continue
+        row = _row(field, result.get(field.name), players, sides, catalog)
+        if field.kind == engine.FieldKind.SIDE and counts_field is not None:
+            row["counts"] = _counts(counts_field, result.get(counts_field.name))
+        view["points" if field.point else "rows"].append(row)
+    return view
+
+
+def choice_label(field: engine.EntryField, value: Any, catalog: Catalog) -> str:
+    """Return the label of the field's choice with this value (the value itself if none)."""
+    choice = next((c for c in field.choices if c.value == value), None)
+    return translate(catalog, choice.label) if choice is not None else str(value)
+
+
+def _counts(field: engine.EntryField, counts: Any) -> str | None:
+    """Return the counts entered, in the field's order ("27-18" with an en dash), or None."""
+    if not counts:
+        return None
+    if isinstance(counts, Mapping):
+        counts = [counts.get(c.value) for c in field.choices] if field.choices else counts.values()
+    return "\u2013".join(str(c) for c in counts)
+
+
+def _row(
+    field: engine.EntryField,
+    value: Any,
+    players: Sequence[str],
+    sides: Sequence[Side],
+    catalog: Catalog,
+) -> dict[str, Any]:
+    """Return one entry field's value as the history shows it."""
+    kind = engine.FieldKind
+    row: dict[str, Any] = {
+        "label": translate(catalog, field.label),
+        "text": None,
+        "suit": None,
+        "card": None,
+    }
+    if value is None:
+        row["text"] = translate(catalog, field.blank) if field.blank is not None else "\u2013"
+    elif field.kind == kind.SEAT:
+        row["text"] = players[value]
+    elif field.kind == kind.SUIT:
+        row["suit"] = value
+        suit = next((s for s in engine.Suit if str(s) == value), None)
+        row["text"] = translate(catalog, suit.words) if suit is not None else value
+    elif field.kind == kind.CARD:
+        special = next((c for c in field.choices if c.value == value), None)
+        row["card"] = None if special else value
+        row["text"] = translate(catalog, special.label) if special else None
+    elif field.kind == kind.SIDE:
+        named = next((c for c in field.choices if c.value == value), None)
+        if named is not None:
+            row["text"] = translate(catalog, named.label)
+        elif isinstance(value, int) and 0 <= value < len(sides):
+            row["text"] = sides[value][0]
+        else:
+            row["text"] = str(value)
+    else:
+        row["text"] = choice_label(field, value, catalog)
+    return row

@@ -20,10 +20,11 @@ import { keepBoard, newerThanPage, onLearnt, recordOf } from "./state.js";
 /** @typedef {[string, string][]} Taps the fields of a form, in order */
 /**
  * The worker's answers (scorekeeper/phone.py), as JSON.
- * @typedef {{label: string, delta: string, to: string, on_bid: boolean}} PreviewSide
- * @typedef {{kind: string, if_saved: string, thrown_in?: string, made: boolean, said: string, sides: PreviewSide[], why_title: string, why: string[]}} Preview
  * @typedef {{label: string, score: number, delta?: string, dealer: boolean, winner: boolean}} BoardSide
- * @typedef {{number: number, result?: Preview & {dealt_by: string}, refused?: string[]}} PlayedDeal
+ * @typedef {{number: number, score?: string, html?: string, refused?: string[]}} PlayedDeal
+ *   a deal scored (`score`: what it scored and why, templates/games/_preview.html; `html`: the
+ *   deal as the history shows it, templates/games/_deal.html; both as the server renders them)
+ *   or refused (`refused`: the engine's words)
  * @typedef {{number: number, finished: boolean, sides: BoardSide[], dealer_seat: number, dealer_line: string, outcome: string, meta: string, turn: string, speakers: string[], speaker_seats: number[]}} Board
  *   (`meta` and `turn`: HTML, templates/macros/game.html's lines as the server renders them)
  * @typedef {Board & {deals: PlayedDeal[]}} Played
@@ -239,32 +240,6 @@ function setUp(first) {
   /* --- what the page shows ------------------------------------------------------------ */
 
   /**
-   * A kept deal's score and "why", as templates/games/_preview.html writes a result.
-   * @param {Preview} preview
-   * @returns {HTMLElement[]}
-   */
-  function previewNodes(preview) {
-    var line = element("p", "preview-line");
-    if (preview.thrown_in) {
-      line.appendChild(document.createTextNode(preview.thrown_in));
-    } else {
-      line.appendChild(element("span", "outcome " + (preview.made ? "is-made" : "is-set"), preview.said));
-      line.appendChild(document.createTextNode(" —"));
-      preview.sides.forEach(function (side, index) {
-        line.appendChild(document.createTextNode(" "));
-        var span = element("span", "preview-side" + (side.on_bid ? " on-bid" : ""), side.label + " " + side.delta);
-        span.appendChild(element("span", "vh", " " + side.to));
-        line.appendChild(span);
-        if (index < preview.sides.length - 1) { line.appendChild(document.createTextNode(",")); }
-      });
-    }
-    var why = element("details", "preview-why");
-    why.appendChild(element("summary", "", preview.why_title));
-    preview.why.forEach(function (sentence) { why.appendChild(element("p", "", sentence)); });
-    return [line, why];
-  }
-
-  /**
    * Markup the worker rendered from the server's own templates (escaped by Jinja), as nodes.
    * @param {string} html
    * @returns {DocumentFragment}
@@ -445,18 +420,18 @@ function setUp(first) {
     if (over) { over.hidden = !played.finished; }
   }
 
-  /* The deals kept, scored, at the top of the game's history (templates/games/_deal.html's
-     words): newest first, each said to be on this phone only. */
+  /* The deals kept, scored, at the top of the game's history (templates/games/_deal.html,
+     rendered by the worker): newest first, each said to be on this phone only. */
   /** @param {{deals: PlayedDeal[]}} played */
   function showInHistory(played) {
     var history = document.getElementById("history");
     if (!history) { return; }
     history.querySelectorAll(".deals-kept").forEach(function (old) { old.remove(); });
-    var scored = played.deals.filter(function (deal) { return deal.result; });
+    var scored = played.deals.filter(function (deal) { return deal.html; });
     const none = /** @type {HTMLElement | null} */ (history.querySelector(":scope > p.meta"));
     if (none) { none.hidden = scored.length > 0 || Boolean(history.querySelector(".deals-learnt")); }
     if (!scored.length) { return; }
-    var list = dealList(scored, "deals-kept", " · " + text("notSent"));
+    var list = dealList(scored, "deals-kept");
     list.setAttribute("aria-label", text("historyKept"));
     var heading = history.querySelector("h2");
     if (heading) { heading.after(list); } else { history.prepend(list); }
@@ -471,9 +446,9 @@ function setUp(first) {
     history.querySelectorAll(".deals-learnt").forEach(function (old) { old.remove(); });
     var newest = history.querySelector("li.deal[id^='deal-']");
     var inPage = newest ? parseInt(newest.id.slice("deal-".length), 10) || 0 : 0;
-    var missing = recent.filter(function (deal) { return deal.result && deal.number > inPage; });
+    var missing = recent.filter(function (deal) { return deal.html && deal.number > inPage; });
     if (!missing.length) { return; }
-    var list = dealList(missing, "deals-learnt", "");
+    var list = dealList(missing, "deals-learnt");
     const none = /** @type {HTMLElement | null} */ (history.querySelector(":scope > p.meta"));
     if (none) { none.hidden = true; }
     var before = history.querySelector(".deals-kept") || history.querySelector("h2");
@@ -481,43 +456,15 @@ function setUp(first) {
   }
 
   /**
-   * Deals scored, newest first, as templates/games/_deal.html lists them.
+   * Deals scored, newest first: each as the worker rendered it with the server's own
+   * templates/games/_deal.html.
    * @param {PlayedDeal[]} scored
    * @param {string} kind the list's class
-   * @param {string} after what each deal's line says after who dealt it
    */
-  function dealList(scored, kind, after) {
+  function dealList(scored, kind) {
     var list = element("ol", "deals " + kind);
     scored.slice().reverse().forEach(function (deal) {
-      const result = deal.result;
-      if (!result) { return; }
-      var item = element("li", "deal " + (after ? "is-kept " : "") + (result.thrown_in ? "is-thrown-in" : result.made ? "is-made" : "is-set"));
-      item.id = (after ? "kept-deal-" : "learnt-deal-") + deal.number;
-      var title = element("h3", "", text("deal", { n: deal.number }) + " ");
-      title.appendChild(element("span", "sub", result.dealt_by + after));
-      item.appendChild(title);
-      if (result.thrown_in) {
-        item.appendChild(element("p", "", result.thrown_in));
-      } else {
-        var contract = element("p", "contract");
-        contract.appendChild(element("strong", "outcome", result.said));
-        item.appendChild(contract);
-        var changes = element("ul", "changes");
-        changes.setAttribute("aria-label", text("changes", { n: deal.number }));
-        result.sides.forEach(function (side) {
-          var row = element("li", side.on_bid ? "on-bid" : "");
-          row.appendChild(element("span", "name", side.label));
-          row.appendChild(document.createTextNode(" "));
-          row.appendChild(element("span", "delta", side.delta));
-          changes.appendChild(row);
-        });
-        item.appendChild(changes);
-      }
-      var why = element("details", "why");
-      why.appendChild(element("summary", "", result.why_title));
-      result.why.forEach(function (sentence) { why.appendChild(element("p", "", sentence)); });
-      item.appendChild(why);
-      list.appendChild(item);
+      if (deal.html) { list.appendChild(fragment(deal.html)); }
     });
     return list;
   }
@@ -592,9 +539,9 @@ function setUp(first) {
         if (!item) { return; }
         item.querySelectorAll(".outbox-score, .outbox-refused").forEach(function (e) { e.remove(); });
         var part = document.createElement("div");
-        if (deal.result) {
+        if (deal.score) {
           part.className = "outbox-score";
-          previewNodes(deal.result).forEach(function (node) { part.appendChild(node); });
+          part.appendChild(fragment(deal.score));
         } else {
           part.className = "outbox-refused";
           var list = document.createElement("ul");

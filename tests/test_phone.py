@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 from werkzeug.datastructures import MultiDict
 from wtforms.i18n import messages_path
 
@@ -65,6 +66,11 @@ def test_every_worked_game_scores_on_the_bridge_as_on_the_server(client, example
         assert post_deal(client, url, example["ruleset"], entry, number).status_code in (200, 303)
         stored = api_game(client, url)
         assert "refused" not in played["deals"][-1], played["deals"][-1]
+        if not any(entry.get(k) for k in ("thrown_in", "forfeit")):
+            # Kept, the deal says what it scored as the preview said it would, and why.
+            # (The preview's empty refusal boxes for the folded sections are not a score's.)
+            score = offline.replace("\n  <strong>If saved:</strong>", "", 1)
+            assert played["deals"][-1]["score"] == score.split('\n<div id="', 1)[0], number
         assert played["outcome"] == stored["explanation"]
         assert played["finished"] == (stored["status"] != "in_progress")
         assert played["dealer"] == stored["players"][stored["next_dealer"]]["name"]
@@ -102,7 +108,19 @@ def test_the_game_loaded_from_its_document_is_the_servers_page_of_it(client, exa
     empty["games"][0].update(id="empty", deals=[])
     bridge.load(json.dumps(empty))
     kept = json.loads(bridge.play("empty", json.dumps(all_taps)))["deals"]
-    assert board["recent"] == kept[-len(board["recent"]) :]
+    recent, mine = board["recent"], kept[-len(board["recent"]) :]
+    assert [deal["number"] for deal in recent] == [deal["number"] for deal in mine]
+    for stored, deal in zip(recent, mine, strict=True):
+        assert as_kept(stored["html"]) == deal["html"], deal["number"]
+
+
+def as_kept(item):
+    """Return a deal of the phone's history, stored, as it shows it kept (in English)."""
+    return (
+        item.replace('id="learnt-', 'id="kept-')
+        .replace('class="deal ', 'class="deal is-kept ', 1)
+        .replace("</span></h3>", " · kept on this phone, not sent yet</span></h3>", 1)
+    )
 
 
 def test_a_refused_deal_is_refused_with_the_servers_words(client):
@@ -276,3 +294,52 @@ def test_the_phone_says_whose_turn_and_how_the_game_stands_as_the_server(client,
         )
         if not board["finished"]:
             assert board["turn"] == page_line(page, r"<p class=\"turn-line\" data-turn>(.*?)</p>")
+
+
+def history_item(page, number):
+    """Return deal `number` of a game page's history: its whole `<li>`, nested lists and all."""
+    start = page.index(f'<li id="deal-{number}"')
+    depth, at = 0, start
+    for tag in re.finditer(r"<(/?)li\b", page[start:]):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            at = start + tag.start()
+            break
+    return page[start : page.index(">", at) + 1]
+
+
+@pytest.mark.parametrize(("example", "language"), SPOKEN)
+def test_the_phone_shows_a_deal_in_the_history_as_the_servers_page(client, app, example, language):
+    """The first three deals of a worked game, kept on the phone and stored on the server:
+    each deal of the phone's history (a deal kept; a deal stored that a page kept before it
+    lacks) is the server's own item of the game page's history, as a viewer sees it, but
+    for its id and, kept, its "not sent yet"."""
+    url = start_worked(client, example)
+    bridge = phone_in(language)
+    viewer = app.test_client()
+    viewer.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    deals = example["deals"][:3]
+    taps = [taps_of(example, entry, n) for n, entry in enumerate(deals, start=1)]
+    for number, entry in enumerate(deals, start=1):
+        assert post_deal(client, url, example["ruleset"], entry, number).status_code in (200, 303)
+    export = client.get(f"{url}/export.json").text
+    stored = json.loads(bridge.load(export))["recent"]
+    empty = json.loads(export)
+    empty["games"][0].update(id="empty", deals=[])
+    bridge.load(json.dumps(empty))
+    kept = json.loads(bridge.play("empty", json.dumps(taps)))["deals"]
+    page = viewer.get(url).text
+    not_sent = escape(" · " + bridge.words("kept on this phone, not sent yet"))
+    for number in range(1, len(deals) + 1):
+        server = history_item(page, number)
+        assert "deal-actions" not in server
+        learnt = stored[number - 1]["html"]
+        assert learnt == server.replace('id="deal-', 'id="learnt-deal-').replace(
+            'id="why-', 'id="learnt-why-'
+        ), number
+        assert kept[number - 1]["html"] == (
+            server.replace('id="deal-', 'id="kept-deal-')
+            .replace('id="why-', 'id="kept-why-')
+            .replace('class="deal ', 'class="deal is-kept ')
+            .replace("</span></h3>", f"{not_sent}</span></h3>", 1)
+        ), number

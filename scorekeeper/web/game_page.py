@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 from flask_babel import gettext as _
 
-from scorekeeper import engine
+from scorekeeper import engine, words
 from scorekeeper.engine import DealKind, DecidedBy, FieldKind, Role, SideKind, Status
 from scorekeeper.http import keyring
 from scorekeeper.store import games
@@ -22,12 +22,11 @@ from scorekeeper.web.forms import (
     SUIT_NAMES,
     ConfirmForm,
     DealForm,
-    Side,
     Words,
     deal_form,
     scoring_sides,
 )
-from scorekeeper.web.i18n import counted, translate
+from scorekeeper.web.i18n import counted, translate, translations
 
 OUTCOME_LABELS: dict[Status, Callable[[], str]] = {
     Status.IN_PROGRESS: lambda: _("In progress"),
@@ -46,10 +45,6 @@ DECIDED_LABELS: dict[DecidedBy, Callable[[], str]] = {
     DecidedBy.DRAW: lambda: _("a draw"),
 }
 """Which rule decided a game, in words."""
-HIDDEN_IN_HISTORY = (FieldKind.FLAG, FieldKind.AUCTION, FieldKind.COUNTS)
-"""Fields the history does not list as rows: flags show as the deal's kind, counts beside
-the side they decide, the auction only through the bidder."""
-
 RECENT_DEALS = 10
 """How many of the last deals the live page shows; earlier ones load on demand."""
 EARLIER_DEALS = 25
@@ -234,7 +229,7 @@ def contract(config: engine.GameConfig, result: engine.DealResult) -> dict[str, 
     for field in fields:
         value = result.get(field.name)
         if field.kind == FieldKind.BID and value is not None:
-            line["bid"] = _choice_label(field, value)
+            line["bid"] = words.choice_label(field, value, translations())
         elif field.kind == FieldKind.SUIT and value is not None:
             line["trump"] = value
         elif field.kind == FieldKind.CARD:
@@ -261,94 +256,14 @@ def _role_tag(rules: engine.Ruleset, role: Role | None, name: str, *, team: bool
 
 
 def history(config: engine.GameConfig, deals: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Return the history's view of these deal documents, in their order."""
+    """Return the history's view of these deal documents, in their order (the phone's
+    worker shows the deals kept on it with the same view: scorekeeper/phone.py)."""
     sides = scoring_sides(config)
-    return [deal_view(config, sides, engine.DealResult.from_document(deal)) for deal in deals]
-
-
-def deal_view(
-    config: engine.GameConfig, sides: Sequence[Side], result: engine.DealResult
-) -> dict[str, Any]:
-    """Return what the history shows of one deal: its kind, contract and entry in words."""
-    rules = config.ruleset
-    players = config.players
-    fields = [f for f in rules.entry_fields(config) if f.kind not in HIDDEN_IN_HISTORY]
-    bid_field = next((f for f in fields if f.kind == FieldKind.BID), None)
-    view: dict[str, Any] = {
-        "number": result.number,
-        "dealer": players[result.dealer],
-        "kind": str(result.kind),
-        "made": result.made,
-        "changes": [
-            (label, result.deltas[seats[0]], bool(set(seats) & set(result.bidders or ())))
-            for label, seats in sides
-        ],
-        "totals": [(label, result.scores[seats[0]]) for label, seats in sides],
-        "contract": None,
-        "rows": [],
-        "points": [],
-    }
-    if not result.played:
-        return view
-    if bid_field is not None and result.bidder is not None:
-        view["contract"] = _(
-            "%(name)s bid %(bid)s",
-            name=players[result.bidder],
-            bid=_choice_label(bid_field, result.get(bid_field.name)),
-        )
-    counts_field = next((f for f in rules.entry_fields(config) if f.kind == FieldKind.COUNTS), None)
-    for field in fields:
-        if bid_field is not None and field.name in ("bidder", bid_field.name):
-            continue
-        row = _row(field, result.get(field.name), players, sides)
-        if field.kind == FieldKind.SIDE and counts_field is not None:
-            row["counts"] = _counts(counts_field, result.get(counts_field.name))
-        view["points" if field.point else "rows"].append(row)
-    return view
-
-
-def _counts(field: engine.EntryField, counts: Any) -> str | None:
-    """Return the counts entered, in the field's order ("27-18" with an en dash), or None."""
-    if not counts:
-        return None
-    if isinstance(counts, Mapping):
-        counts = [counts.get(c.value) for c in field.choices] if field.choices else counts.values()
-    return "\u2013".join(str(c) for c in counts)
-
-
-def _row(
-    field: engine.EntryField, value: Any, players: Sequence[str], sides: Sequence[Side]
-) -> dict[str, Any]:
-    """Return one entry field's value as the history shows it."""
-    row: dict[str, Any] = {"label": Words(field.label), "text": None, "suit": None, "card": None}
-    if value is None:
-        row["text"] = Words(field.blank) if field.blank is not None else "\u2013"
-    elif field.kind == FieldKind.SEAT:
-        row["text"] = players[value]
-    elif field.kind == FieldKind.SUIT:
-        row["suit"] = value
-        row["text"] = SUIT_NAMES.get(value, value)
-    elif field.kind == FieldKind.CARD:
-        special = next((c for c in field.choices if c.value == value), None)
-        row["card"] = None if special else value
-        row["text"] = Words(special.label) if special else None
-    elif field.kind == FieldKind.SIDE:
-        named = next((c for c in field.choices if c.value == value), None)
-        if named is not None:
-            row["text"] = Words(named.label)
-        elif isinstance(value, int) and 0 <= value < len(sides):
-            row["text"] = sides[value][0]
-        else:
-            row["text"] = str(value)
-    else:
-        row["text"] = _choice_label(field, value)
-    return row
-
-
-def _choice_label(field: engine.EntryField, value: Any) -> Words | str:
-    """Return the label of the field's choice with this value (the value itself if none)."""
-    choice = next((c for c in field.choices if c.value == value), None)
-    return Words(choice.label) if choice is not None else str(value)
+    catalog = translations()
+    return [
+        words.deal_view(config, sides, engine.DealResult.from_document(deal), catalog)
+        for deal in deals
+    ]
 
 
 class Explanations(Mapping[int, tuple[engine.Message, ...]]):

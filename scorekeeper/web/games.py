@@ -42,7 +42,7 @@ from scorekeeper.web.forms import (
     plays,
     scoring_sides,
 )
-from scorekeeper.web.game_page import DECIDED_LABELS, deal_view, game_context, next_deal_form
+from scorekeeper.web.game_page import DECIDED_LABELS, game_context, next_deal_form
 
 bp = Blueprint("games", __name__)
 
@@ -757,7 +757,7 @@ def _kept_deal_view(
         return None
     if result is None:
         return None
-    return deal_view(config, scoring_sides(config), result)
+    return words.deal_view(config, scoring_sides(config), result, i18n.translations())
 
 
 def _saved_message(deal: Deal) -> str:
