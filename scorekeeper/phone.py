@@ -221,7 +221,12 @@ class KeptGame:
                     "html": self.history_item(state.last, kept=True),
                 }
             )
-        return {"deals": deals, **self.board(state)}
+        board = self.board(state)
+        return {
+            "deals": deals,
+            **board,
+            "board_html": self.words.render("games/_phone_board.html", board),
+        }
 
     def board(self, state: engine.GameState) -> dict[str, Any]:
         """Return the scores, the next dealer and the outcome after `state`."""

@@ -25,11 +25,13 @@ TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 PHONE_TEMPLATES = (
     "games/_preview.html",
     "games/_deal.html",
+    "games/_phone_board.html",
     "macros/forms.html",
     "macros/game.html",
 )
 """The templates the phone renders as the server does: the preview, a deal of the history
-and the macros they import (the field refusal lists, suits and cards). The phone's bundle
+and the macros they import (the field refusal lists, suits and cards); and its own, the
+game after the deals kept on it. The phone's bundle
 holds these (scorekeeper/web/offline.py)."""
 
 

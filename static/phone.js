@@ -27,7 +27,8 @@ import { keepBoard, newerThanPage, onLearnt, recordOf } from "./state.js";
  *   or refused (`refused`: the engine's words)
  * @typedef {{number: number, finished: boolean, sides: BoardSide[], dealer_seat: number, dealer_line: string, outcome: string, meta: string, turn: string, speakers: string[], speaker_seats: number[]}} Board
  *   (`meta` and `turn`: HTML, templates/macros/game.html's lines as the server renders them)
- * @typedef {Board & {deals: PlayedDeal[]}} Played
+ * @typedef {Board & {deals: PlayedDeal[], board_html: string}} Played
+ *   (`board_html`: templates/games/_phone_board.html, the game after the deals kept)
  * @typedef {Board & {recent: PlayedDeal[]}} Stored the game as the server stores it, its last deals scored
  * @typedef {{ok: boolean, fields: Record<string, string>, top: string}} Checked a Save's refusals
  *   as HTML, as the server's form lists them: each field's beside it, the rest above the form
@@ -367,28 +368,6 @@ function setUp(first) {
    */
   function text(name, values) { return words(outbox(), name, values); }
 
-  /** @param {Played} played */
-  function boardNodes(played) {
-    var section = element("div", "outbox-board");
-    section.appendChild(element("h3", "", text("boardTitle")));
-    var list = element("ol", "scores");
-    played.sides.forEach(function (side) {
-      var row = element("li", "score-row" + (side.dealer ? " is-dealer" : "") + (side.winner ? " is-winner" : ""));
-      row.appendChild(element("span", "name", side.label));
-      var tags = element("span", "tags");
-      if (side.dealer && !played.finished) { tags.appendChild(element("span", "tag tag-dealer", text("dealsNext"))); }
-      if (side.winner) { tags.appendChild(element("span", "tag tag-win", text("winner"))); }
-      row.appendChild(tags);
-      row.appendChild(element("span", "delta", side.delta || ""));
-      row.appendChild(element("span", "score", String(side.score)));
-      list.appendChild(row);
-    });
-    section.appendChild(list);
-    if (!played.finished) { section.appendChild(element("p", "meta", played.dealer_line)); }
-    section.appendChild(element("p", "outbox-outcome" + (played.finished ? " is-finished" : ""), played.outcome));
-    return section;
-  }
-
   /* The form for the deal after the deals kept: who deals it and speaks first, the
      auction's rows in that order, and no form once the game is over. */
   /** @param {Board} played */
@@ -561,7 +540,7 @@ function setUp(first) {
         }
       });
       showInHistory(played);
-      var made = boardNodes(played);
+      var made = fragment(played.board_html);
       /* The page of a game started on this phone has its scoreboard from here alone. */
       var board = place ? place.querySelector(".outbox-board") : box.querySelector(".outbox-board");
       if (board) { board.replaceWith(made); } else if (place) { place.appendChild(made); } else { box.insertBefore(made, box.querySelector(".outbox-deals")); }

@@ -343,3 +343,41 @@ def test_the_phone_shows_a_deal_in_the_history_as_the_servers_page(client, app, 
             .replace('class="deal ', 'class="deal is-kept ')
             .replace("</span></h3>", f"{not_sent}</span></h3>", 1)
         ), number
+
+
+def board_rows(fragment):
+    """Return a scoreboard's rows: name, score, and whether its side deals next."""
+    rows = re.findall(r'<li class="score-row([^"]*)">(.*?)</li>', fragment, re.S)
+    return [
+        (
+            re.search(r'<span class="name">(.*?)</span>', row).group(1),
+            re.search(r'<span class="score">(.*?)</span>', row).group(1),
+            "is-dealer" in classes,
+        )
+        for classes, row in rows
+    ]
+
+
+@pytest.mark.parametrize(("example", "language"), SPOKEN)
+def test_the_phones_board_after_the_deals_kept_is_the_servers_scoreboard_after_them(
+    client, app, example, language
+):
+    """The first three deals of a worked game kept on the phone: its board says, in the
+    page's language, every side's score and who deals next as the server's scoreboard
+    says them once the same deals are stored."""
+    url = start_worked(client, example)
+    bridge = phone_in(language)
+    bridge.load(client.get(f"{url}/export.json").text)
+    deals = example["deals"][:3]
+    taps = [taps_of(example, entry, n) for n, entry in enumerate(deals, start=1)]
+    played = json.loads(bridge.play(url.rsplit("/", 1)[1], json.dumps(taps)))
+    for number, entry in enumerate(deals, start=1):
+        assert post_deal(client, url, example["ruleset"], entry, number).status_code in (200, 303)
+    viewer = app.test_client()
+    viewer.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    page = viewer.get(url).text
+    scoreboard = page.split('id="scoreboard"', 1)[1].split("</section>", 1)[0]
+    board = played["board_html"]
+    assert board_rows(board) == board_rows(scoreboard)
+    assert f"<h3>{escape(bridge.words('On this phone, with the deals not sent yet'))}</h3>" in board
+    assert escape(played["outcome"]) in board
