@@ -14,6 +14,7 @@ import { store } from "./store.js";
  * @typedef {object} GameRecord
  * @property {string} game the game's id
  * @property {string} document its export, as the server sent it
+ * @property {string | null} [etag] the export's ETag (the game's version on the server)
  * @property {number | null} version the game's version the page had then, when it knew it
  * @property {number} at when the page learnt of it (ms)
  * @property {unknown} board the engine's answer for the document, once it gave one
@@ -64,18 +65,25 @@ export function refresh(game, url, version) {
   const work = (async () => {
     const known = await recordOf(game);
     if (known && version !== null && known.version === version) { return known; }
-    /** @type {string} */
-    let document;
+    let document = "";
+    /** @type {string | null} */
+    let etag = null;
     try {
       /* Never waited for longer than a save is: a kept deal's sending waits for this. */
       const answer = await fetch(url, { credentials: "same-origin", signal: AbortSignal.timeout(ANSWER_WITHIN) });
       if (!answer.ok) { return known; }
-      document = await answer.text();
-      storedDeals(document);
+      etag = answer.headers.get("ETag");
       /* The same game again: the record stands, with the engine's answer kept for it (a
-         page reopened offline shows it at once). */
-      if (known && sameGame(known.document, document)) {
-        const same = version === null || known.version === version ? known : { ...known, version };
+         page reopened offline shows it at once). Its ETag says so without reading it (the
+         browser asked with it, and got 304); a record kept before ETags, by comparing. */
+      const unchanged = Boolean(known && etag && known.etag === etag);
+      if (!unchanged) {
+        document = await answer.text();
+        storedDeals(document);
+      }
+      if (known && (unchanged || sameGame(known.document, document))) {
+        const versioned = version === null || known.version === version ? known : { ...known, version };
+        const same = versioned.etag === etag ? versioned : { ...versioned, etag };
         if (same !== known) { await keep(same); }
         /* Kept while the engine was not running: it works it out now. */
         if (!same.board) { await tell(same); }
@@ -85,7 +93,7 @@ export function refresh(game, url, version) {
       return known;
     }
     /** @type {GameRecord} */
-    const record = { game, document, version, at: Date.now(), board: null };
+    const record = { game, document, version, etag, at: Date.now(), board: null };
     await keep(record);
     await tell(record);
     return record;

@@ -598,9 +598,19 @@ def sheet(game_id: str) -> str:
 
 @bp.get("/games/<game_id>/export.json")
 def export_json(game_id: str) -> Response:
-    """Download one game as lossless JSON."""
+    """Download one game as lossless JSON.
+
+    The scorekeeper's phone asks for it whenever the game may have changed (its record of
+    the game: static/state.js). Its ETag is the game's version (weak: each export says
+    when it was made), so the browser asks with it and an unchanged game comes back 304,
+    read neither by the server nor by the phone.
+    """
     game = require_game(game_id, deals=False)
-    return downloads.json_download(exchange.export_game(game), f"game-{game.id}.json")
+    etag = f"export-{exchange.VERSION}-{game.version}"
+    response = downloads.json_download(exchange.export_game(game), f"game-{game.id}.json")
+    response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @bp.get("/games/<game_id>/export.csv")

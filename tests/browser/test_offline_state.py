@@ -78,7 +78,7 @@ LEARNT_AGAIN = """async () => {
       got.onsuccess = () => resolve(got.result);
     });
     db.close();
-    return record.at;
+    return [record.at, record.etag];
   };
   const before = await at();
   const module = performance.getEntriesByType("resource").map((e) => e.name)
@@ -88,7 +88,8 @@ LEARNT_AGAIN = """async () => {
   return [before, await at()];
 }"""
 """Has the page's own state module ask the server for the game again (a version it does not
-know), and returns when the phone's record of it was learnt, before and after."""
+know), and returns when the phone's record of it was learnt and its export's ETag, before
+and after."""
 
 
 ANSWER_DROPPED = """async () => {
@@ -138,8 +139,9 @@ def test_a_page_reopened_offline_shows_the_game_as_the_phone_last_knew_it(phone,
     # Asked of the server again (a live update, another save's answer), the same game leaves
     # the record as it is, the engine's answer with it: a page reloaded at that moment still
     # has it to show.
-    learnt_at = editor.evaluate(LEARNT_AGAIN.replace("GAME", game["id"]))
-    assert learnt_at[0] == learnt_at[1]
+    before, after = editor.evaluate(LEARNT_AGAIN.replace("GAME", game["id"]))
+    assert before == after
+    assert after[1].startswith('W/"export-')  # the game's version: an unchanged one is a 304
     assert editor.evaluate(RECORD_WORKED_OUT.replace("GAME", game["id"]))
     # A record kept without the engine's answer (kept while the engine was not running) is
     # worked out when the same game comes again.
