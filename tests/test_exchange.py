@@ -199,17 +199,23 @@ def test_game_export_downloads_import_as_a_game_without_a_table(app, client):
     assert client.get(f"/api/v1/games/{copy_id}").get_json()["players"][1]["score"] == 4
 
 
-def test_a_game_export_asked_again_unchanged_is_answered_304_until_a_deal_changes_it(client):
+def test_a_game_export_asked_again_unchanged_is_answered_304_until_a_deal_changes_it(
+    client, monkeypatch
+):
     """The phone's record of a game asks for its export whenever the game may have changed:
-    with the ETag it holds, an unchanged game comes back 304 with no body."""
+    with the ETag it holds, an unchanged game comes back 304 with no body, the export not
+    even made."""
     table = create_table(client)
     game = start_game(client, table)
     url = f"/games/{game['id']}/export.json"
     first = client.get(url)
     etag = first.headers["ETag"]
     assert etag.startswith('W/"') and first.headers["Cache-Control"] == "no-cache"
-    again = client.get(url, headers={"If-None-Match": etag})
+    with monkeypatch.context() as patched:
+        patched.setattr(exchange, "export_game", lambda game: pytest.fail("export made"))
+        again = client.get(url, headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.data == b""
+    assert again.headers["ETag"] == etag
     play(client, game, [MADE_WITH_PARTNER])
     changed = client.get(url, headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.headers["ETag"] != etag

@@ -12,6 +12,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     make_response,
     redirect,
@@ -601,13 +602,16 @@ def export_json(game_id: str) -> Response:
     """Download one game as lossless JSON.
 
     The scorekeeper's phone asks for it whenever the game may have changed (its record of
-    the game: static/state.js). Its ETag is the game's version (weak: each export says
-    when it was made), so the browser asks with it and an unchanged game comes back 304,
-    read neither by the server nor by the phone.
+    the game: static/state.js). Its ETag is the export format's and the game's version
+    (weak: each export says when it was made), so the browser asks with it, and an
+    unchanged game comes back 304 before its deals are read.
     """
     game = require_game(game_id, deals=False)
     etag = f"export-{exchange.VERSION}-{game.version}"
-    response = downloads.json_download(exchange.export_game(game), f"game-{game.id}.json")
+    if request.if_none_match.contains_weak(etag):
+        response = current_app.response_class(status=304)
+    else:
+        response = downloads.json_download(exchange.export_game(game), f"game-{game.id}.json")
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache"
     return response
