@@ -265,7 +265,8 @@ class KeptGame:
         }
 
     def recent(self, count: int) -> list[dict[str, Any]]:
-        """Return the last `count` deals stored, each scored as `play` scores a kept one."""
+        """Return the last `count` deals stored, each as the game's history shows it (as
+        `play` shows a kept one, but not said to be kept)."""
         first = max(len(self.results) - count, 0)
         return [
             {"number": first + index + 1, "html": self.history_item(result, kept=False)}
