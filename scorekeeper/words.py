@@ -181,9 +181,9 @@ def deal_view(
 ) -> dict[str, Any]:
     """Return what the history shows of one deal (templates/games/_deal.html's `d`): its
     kind, contract and entry, in the catalog's language."""
-    rules = config.ruleset
     players = config.players
-    fields = [f for f in rules.entry_fields(config) if f.kind not in HIDDEN_IN_HISTORY]
+    described = config.ruleset.entry_fields(config)
+    fields = [f for f in described if f.kind not in HIDDEN_IN_HISTORY]
     bid_field = next((f for f in fields if f.kind == engine.FieldKind.BID), None)
     view: dict[str, Any] = {
         "number": result.number,
@@ -206,9 +206,7 @@ def deal_view(
             "name": players[result.bidder],
             "bid": choice_label(bid_field, result.get(bid_field.name), catalog),
         }
-    counts_field = next(
-        (f for f in rules.entry_fields(config) if f.kind == engine.FieldKind.COUNTS), None
-    )
+    counts_field = next((f for f in described if f.kind == engine.FieldKind.COUNTS), None)
     for field in fields:
         if bid_field is not None and field.name in ("bidder", bid_field.name):
             continue
@@ -221,7 +219,7 @@ def deal_view(
 
 def choice_label(field: engine.EntryField, value: Any, catalog: Catalog) -> str:
     """Return the label of the field's choice with this value (the value itself if none)."""
-    choice = next((c for c in field.choices if c.value == value), None)
+    choice = field.choice(value)
     return translate(catalog, choice.label) if choice is not None else str(value)
 
 
@@ -258,11 +256,11 @@ def _row(
         suit = next((s for s in engine.Suit if str(s) == value), None)
         row["text"] = translate(catalog, suit.words) if suit is not None else value
     elif field.kind == kind.CARD:
-        special = next((c for c in field.choices if c.value == value), None)
+        special = field.choice(value)
         row["card"] = None if special else value
         row["text"] = translate(catalog, special.label) if special else None
     elif field.kind == kind.SIDE:
-        named = next((c for c in field.choices if c.value == value), None)
+        named = field.choice(value)
         if named is not None:
             row["text"] = translate(catalog, named.label)
         elif isinstance(value, int) and 0 <= value < len(sides):

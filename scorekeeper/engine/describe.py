@@ -161,6 +161,10 @@ class EntryField:
     dealer_plays: DealerPlays | None = None
     """For an auction whose blank is played (everyone passed): the bidder and bid it decides."""
 
+    def choice(self, value: Any) -> Choice | None:
+        """Return the choice with this value, or None (a seat, a suit, a card of a suit)."""
+        return next((c for c in self.choices if c.value == value), None)
+
 
 @dataclass(frozen=True, slots=True)
 class CalledPoint:

@@ -55,8 +55,6 @@ Label: TypeAlias = "str | Words | LazyString"
 translation."""
 Problems: TypeAlias = Mapping[str | None, Iterable[object]]
 """Messages by the field they concern (None: the whole form), as a RuleViolation holds them."""
-Side: TypeAlias = tuple[str, tuple[int, ...]]
-"""A side that keeps a score: its label and its seats."""
 
 
 def options(pairs: Iterable[tuple[str, Label]]) -> list[SelectChoice]:

@@ -233,7 +233,7 @@ def contract(config: engine.GameConfig, result: engine.DealResult) -> dict[str, 
         elif field.kind == FieldKind.SUIT and value is not None:
             line["trump"] = value
         elif field.kind == FieldKind.CARD:
-            special = next((c for c in field.choices if c.value == value), None)
+            special = field.choice(value)
             if special is not None:
                 line["card_label"] = Words(special.label)
             else:

@@ -71,3 +71,13 @@ def test_player_extras_give_each_player_exactly_the_counts_the_ruleset_declares(
     assert [extra.key for extra in rules.extras] == (["smucks"] if shmear else [])
     for extra in rules.extras:
         assert (extra.words.one, extra.words.other) == ("%(num)s smuck", "%(num)s smucks")
+
+
+def test_an_entry_fields_choice_is_found_by_its_value_and_none_otherwise():
+    for ruleset in rulesets():
+        players = [f"P{n}" for n in range(ruleset.max_players)]
+        config = configure(ruleset=ruleset.id, players=players, first_dealer=0)
+        for field in ruleset.entry_fields(config):
+            for choice in field.choices:
+                assert field.choice(choice.value) is choice
+            assert field.choice("no such value") is None
