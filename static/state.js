@@ -74,14 +74,16 @@ export function refresh(game, url, version) {
       if (!answer.ok) { return known; }
       etag = answer.headers.get("ETag");
       /* The same game again: the record stands, with the engine's answer kept for it (a
-         page reopened offline shows it at once). Its ETag says so without reading it (the
-         browser asked with it, and got 304); a record kept before ETags, by comparing. */
-      const unchanged = Boolean(known && etag && known.etag === etag);
+         page reopened offline shows it at once). The ETags say whether it is, without
+         reading it (the browser asked with the record's, and got 304); a record kept
+         before ETags is compared with the document. */
+      const byEtag = Boolean(known && known.etag && etag);
+      const unchanged = byEtag && known?.etag === etag;
       if (!unchanged) {
         document = await answer.text();
         storedDeals(document);
       }
-      if (known && (unchanged || sameGame(known.document, document))) {
+      if (known && (byEtag ? unchanged : sameGame(known.document, document))) {
         const versioned = version === null || known.version === version ? known : { ...known, version };
         const same = versioned.etag === etag ? versioned : { ...versioned, etag };
         if (same !== known) { await keep(same); }
