@@ -170,24 +170,22 @@ class KeptGame:
             "top": self.words.macro("form_errors", _Said(fields.get("", ()))),
         }
 
-    def score(self, result: engine.DealResult) -> str:
-        """Return what a deal kept on this phone scored, and why: templates/games/_preview.html
-        as the server's preview renders a deal's score, said as kept, not "if saved"."""
-        context = {
-            "ruleset": self.config.ruleset,
-            "kept": True,
-            **words.scored_context(self.config, result),
-        }
+    def score(self, scored: Mapping[str, Any]) -> str:
+        """Return what a deal kept on this phone scored, and why (`words.scored_context`):
+        templates/games/_preview.html as the server's preview renders a deal's score, said
+        as kept, not "if saved"."""
+        context = {"ruleset": self.config.ruleset, "kept": True, **scored}
         return self.words.render("games/_preview.html", context)
 
-    def history_item(self, result: engine.DealResult, *, kept: bool) -> str:
-        """Return a deal as the game's history shows it: templates/games/_deal.html with the
-        server's own view of it (`words.deal_view`), as a browser without edit rights sees
-        it; a deal `kept` on this phone says it is not sent yet."""
+    def history_item(self, result: engine.DealResult, why: Sequence[Message], *, kept: bool) -> str:
+        """Return a deal as the game's history shows it, with why it scored so:
+        templates/games/_deal.html with the server's own view of it (`words.deal_view`), as
+        a browser without edit rights sees it; a deal `kept` on this phone says it is not
+        sent yet."""
         context = {
             "d": words.deal_view(self.config, self.sides, result, self.words.catalog),
             "ruleset": self.config.ruleset,
-            "why": {result.number: engine.explain_deal(self.config, result)},
+            "why": {result.number: why},
             "can_edit": False,
             "kept": kept,
             "id_prefix": "kept-" if kept else "learnt-",
@@ -214,11 +212,12 @@ class KeptGame:
                 deals.append({"number": number, "refused": self._messages(exc)})
                 break
             assert state.last is not None
+            scored = words.scored_context(self.config, state.last)
             deals.append(
                 {
                     "number": number,
-                    "score": self.score(state.last),
-                    "html": self.history_item(state.last, kept=True),
+                    "score": self.score(scored),
+                    "html": self.history_item(state.last, scored["why"], kept=True),
                 }
             )
         board = self.board(state)
@@ -269,7 +268,12 @@ class KeptGame:
         `play` shows a kept one, but not said to be kept)."""
         first = max(len(self.results) - count, 0)
         return [
-            {"number": first + index + 1, "html": self.history_item(result, kept=False)}
+            {
+                "number": first + index + 1,
+                "html": self.history_item(
+                    result, engine.explain_deal(self.config, result), kept=False
+                ),
+            }
             for index, result in enumerate(self.results[first:])
         ]
 
