@@ -22,6 +22,7 @@ something); the sides and their labels come from the engine for both
 
 from __future__ import annotations
 
+import functools
 import gettext
 import io
 import json
@@ -285,10 +286,7 @@ class Phone:
     """The games this worker holds, by id, in the page's language."""
 
     def __init__(self, catalog: bytes | None = None, forms: bytes | None = None) -> None:
-        self.words = Language(catalog, forms)
-        # Compiled at the start, in the background, rather than at the first tap.
-        for template in words.PHONE_TEMPLATES:
-            self.words.templates.get_template(template)
+        self.words = language(catalog, forms)
         self.games: dict[str, KeptGame] = {}
 
     def load(self, document: str) -> str:
@@ -386,6 +384,17 @@ class _Said:
 
     def errors_for(self, *names: str | None) -> list[str]:
         return self.messages if None in names else []
+
+
+@functools.cache
+def language(catalog: bytes | None = None, forms: bytes | None = None) -> Language:
+    """Return the language of these catalogs, its templates compiled: at the worker's start,
+    in the background, rather than at the first tap, and once for every Phone of this process
+    in that language (a Language is never changed once made)."""
+    made = Language(catalog, forms)
+    for template in words.PHONE_TEMPLATES:
+        made.templates.get_template(template)
+    return made
 
 
 def _after(game: KeptGame, kept: Sequence[Taps]) -> engine.GameState | None:
