@@ -4,8 +4,9 @@ A test module runs on SQLite unless it sets ``BACKENDS = BOTH`` (or any list of
 ``"sqlite"``/``"postgresql"``): then each of its tests that uses ``app``, ``client``,
 ``api`` or ``database`` runs once per database. A test function may narrow its module's
 choice with its own ``BACKENDS`` attribute. The schema
-is created once per test session per database, through the migrations, and the tables are
-emptied before each test. PostgreSQL tests get a database of their own
+is created once per test session per database, through the migrations; one app per
+database serves the process's tests in turn, its tables emptied and its cache cleared
+before each (``own_app`` marks a test that needs an app of its own). PostgreSQL tests get a database of their own
 (``sk_test_<random>``), dropped at the end; SQLite ones a temporary folder, removed at the
 end. Without a PostgreSQL server
 they skip, saying why; with ``SCOREKEEPER_REQUIRE_POSTGRES=1`` (set by ``.ci/run``) they
@@ -21,12 +22,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import pytest
 from hypothesis import settings
 from sqlalchemy import make_url
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from scorekeeper.extensions import cache, db, limiter
 from tests.quick import QUICK
 
 # Property tests that name no number of examples try Hypothesis's default (100), or ten in
@@ -107,8 +109,15 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
+TEMPLATES_COMPILED = jinja2.FileSystemBytecodeCache()
+"""Jinja's cache of compiled templates in this user's temporary folder, checked against
+each template's source: the suite makes an app per test, and each would compile every
+template it renders again (half the time of a test that renders pages)."""
+
+
 def make_app(database_url: str = "sqlite://", **config: Any):
-    """Return an app for tests on this database (schema not created), with test settings."""
+    """Return an app for tests on this database (schema not created), with test settings,
+    its templates loaded compiled from the suite's cache."""
     settings = {
         "TESTING": True,
         "SECRET_KEY": "test-secret-key",
@@ -117,7 +126,9 @@ def make_app(database_url: str = "sqlite://", **config: Any):
         "RATELIMIT_ENABLED": False,
         **config,
     }
-    return create_app(settings)
+    app = create_app(settings)
+    app.jinja_env.bytecode_cache = TEMPLATES_COMPILED
+    return app
 
 
 def upgrade_schema(database_url: str) -> None:
@@ -194,20 +205,42 @@ def empty_tables(database_url: str) -> None:
         engine.dispose()
 
 
+SHARED_APPS: dict[str, Any] = {}
+"""The app of each database, made once per test process and lent to one test at a time."""
+
+
 @pytest.fixture
-def app(database: str):
-    """Yield an app on an empty migrated database (SQLite unless the module asks for more)."""
-    app = make_app(database)
+def app(database: str, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """Yield an app on an empty migrated database (SQLite unless the module asks for more).
+
+    Making an app costs more than most tests (Werkzeug compiles every URL rule), so one app
+    per database serves every test of this process in turn: its tables are emptied, its
+    cache cleared and its settings put back for each. A test that changes more of its app
+    than that (stops its watcher of versions, say) is marked ``own_app`` and has its own.
+    """
+    own = request.node.get_closest_marker("own_app") is not None
+    app = make_app(database) if own else SHARED_APPS.get(database)
+    if app is None:
+        app = SHARED_APPS[database] = make_app(database)
+    settings = dict(app.config)
+    # Flask-Limiter keeps whether it is on in the one extension of every app: the last app
+    # made set it.
+    limiter.enabled = app.config["RATELIMIT_ENABLED"]
     with app.app_context():
         for table in reversed(db.metadata.sorted_tables):
             db.session.execute(table.delete())
         db.session.commit()
         db.session.remove()
+        cache.clear()
     yield app
-    app.extensions["scorekeeper.versions"].stop()
+    if own:
+        app.extensions["scorekeeper.versions"].stop()
+    app.config.clear()
+    app.config.update(settings)
     with app.app_context():
         db.session.remove()
-        db.engine.dispose()
+        if own:
+            db.engine.dispose()
 
 
 @pytest.fixture

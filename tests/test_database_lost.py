@@ -32,6 +32,9 @@ from tests.test_concurrency import Server, at_once, run_gunicorn
 from tests.test_held_locks import fetch
 
 BACKENDS = ("postgresql",)
+# Each test breaks its app's connections: that app is its own, not the one its process's
+# other tests share (tests/conftest.py).
+pytestmark = pytest.mark.own_app
 
 
 def terminate_the_apps_connections(database: str) -> int:
