@@ -3,14 +3,13 @@
 A test module runs on SQLite unless it sets ``BACKENDS = BOTH`` (or any list of
 ``"sqlite"``/``"postgresql"``): then each of its tests that uses ``app``, ``client``,
 ``api`` or ``database`` runs once per database. A test function may narrow its module's
-choice with its own ``BACKENDS`` attribute. The schema
-is created once per test session per database, through the migrations; one app per
-database serves the process's tests in turn, its tables emptied and its cache cleared
-before each (``own_app`` marks a test that needs an app of its own). PostgreSQL tests get a database of their own
+choice with its own ``BACKENDS`` attribute. The schema is created once per test session
+per database, through the migrations; one app per database serves the process's tests in
+turn, its tables emptied and its cache cleared before each (``own_app`` marks a test that
+needs an app of its own). PostgreSQL tests get a database of their own
 (``sk_test_<random>``), dropped at the end; SQLite ones a temporary folder, removed at the
-end. Without a PostgreSQL server
-they skip, saying why; with ``SCOREKEEPER_REQUIRE_POSTGRES=1`` (set by ``.ci/run``) they
-fail instead.
+end. Without a PostgreSQL server they skip, saying why; with
+``SCOREKEEPER_REQUIRE_POSTGRES=1`` (set by ``.ci/run``) they fail instead.
 """
 
 from __future__ import annotations
