@@ -5,10 +5,12 @@ scorekeeper/web/i18n.py); without one, the browser's Accept-Language decides, an
 answer then varies by it. Read by Flask-Babel for every page and by the page cache's keys.
 """
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+import functools
+from collections.abc import Iterable
 
 from flask import g, has_request_context, request, session
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 DEFAULT = "en"
 """The language the messages are written in, used when nothing better matches."""
@@ -29,24 +31,21 @@ def select_locale() -> str:
     """Return this request's language: the one chosen, else the browser's best, else English."""
     if not has_request_context():
         return DEFAULT
-    code, negotiated = language_of(session, request.accept_languages)
-    if negotiated:
-        g.locale_negotiated = True
-    return code
-
-
-def language_of(
-    session_data: Mapping[str, Any], accepted: Iterable[tuple[str, float]]
-) -> tuple[str, bool]:
-    """Return the language `select_locale` gives, and whether it came from the browser.
-
-    `session_data` is what the request's session holds, `accepted` its parsed
-    Accept-Language.
-    """
-    chosen = session_data.get("locale")
+    chosen = session.get("locale")
     if chosen in LANGUAGES:
-        return chosen, False
-    return best_match(accepted) or DEFAULT, True
+        return str(chosen)
+    g.locale_negotiated = True
+    return browser_language(request.headers.get("Accept-Language", ""))
+
+
+@functools.lru_cache(maxsize=1024)
+def browser_language(accept_language: str) -> str:
+    """Return the language an Accept-Language header asks for, else English.
+
+    Kept per header text: every request of a page, a poll or a document asks, and a table's
+    phones send a handful of different headers between them.
+    """
+    return best_match(parse_accept_header(accept_language, LanguageAccept)) or DEFAULT
 
 
 def best_match(accepted: Iterable[tuple[str, float]]) -> str | None:
