@@ -256,14 +256,15 @@ def conditional(response: Response) -> Response:
 
     Once per answer, after compression: the ETag compared is the one sent, which
     Flask-Compress suffixes with the encoding (``"…:br"``). Only an answer with an ETag,
-    to a GET or HEAD, is looked at; werkzeug's ``make_conditional`` does the rest (the
-    ``Date``, the body dropped on a match).
+    to a GET or HEAD that names a condition, is looked at; werkzeug's ``make_conditional``
+    does the rest (the ``Date``, the body dropped on a match).
     """
     if (
         request.method in READS
         and 200 <= response.status_code < 300
         and not response.is_streamed
         and "ETag" in response.headers
+        and not CONDITIONS.isdisjoint(request.environ)
     ):
         response.make_conditional(request)
     return response
@@ -271,6 +272,13 @@ def conditional(response: Response) -> Response:
 
 READS = ("GET", "HEAD")
 """The methods an ETag may answer with 304."""
+
+CONDITIONS = frozenset(
+    ("HTTP_IF_NONE_MATCH", "HTTP_IF_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_UNMODIFIED_SINCE")
+)
+"""The request headers (as WSGI names them) that make an answer conditional: without any,
+there is nothing to compare (a first visit, most pages asked by a phone), and the answer
+goes out as it is, the server adding its Date."""
 
 
 def compressed_key(_request: object) -> str:
