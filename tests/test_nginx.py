@@ -4,7 +4,7 @@ Debian's nginx runs the deployed file (bench/nginx.py puts in a free port, the i
 and the folders), in front of two gunicorn instances as the Procfile starts them, with
 FLASK_BEHIND_PROXY set. A viewer's page is served from nginx's cache, revalidated with
 the app on every use; an edit page and every answer carrying a token go past the cache;
-a stream stays live; the static files go out compressed, kept a year.
+a page's live parts go to the app at once; a stream stays live; the static files go out compressed, kept a year.
 """
 
 import gzip
@@ -132,6 +132,19 @@ def test_an_edit_page_or_any_answer_carrying_a_token_is_never_cached(proxied):
     for _ in range(2):
         _, headers, _ = fetch(proxied, f"/api/v1/games/{game['id']}", headers=auth)
         assert headers["X-Cache-Status"] == "BYPASS"
+
+
+def test_a_pages_live_parts_are_asked_of_the_app_at_once(proxied):
+    """The live parts are made for each browser: nginx passes them on without looking in
+    its cache (whose lock would hold a table's phones asking together behind the first)."""
+    game = start_game(proxied)
+    for address in (f"/games/{game['id']}/live", f"/games/{game['id']}/screen/live"):
+        status, headers, part = fetch(proxied, address, headers={"HX-Request": "true"})
+        assert status == 200 and part, address
+        assert "X-Cache-Status" not in headers, address
+        asked = {"HX-Request": "true", "If-None-Match": headers["ETag"]}
+        status, headers, _ = fetch(proxied, address, headers=asked)
+        assert status == 304 and "X-Cache-Status" not in headers, address
 
 
 def test_a_stream_stays_live_through_nginx(proxied):
