@@ -110,8 +110,8 @@ def pytest_collection_modifyitems(items):
 
 TEMPLATES_COMPILED = jinja2.FileSystemBytecodeCache()
 """Jinja's cache of compiled templates in this user's temporary folder, checked against
-each template's source: the suite makes an app per test, and each would compile every
-template it renders again (half the time of a test that renders pages)."""
+each template's source: each app the suite makes (one per database and process, and each
+test's own where it asks) would otherwise compile every template it renders again."""
 
 
 def make_app(database_url: str = "sqlite://", **config: Any):
