@@ -4,7 +4,8 @@ Debian's nginx runs the deployed file (bench/nginx.py puts in a free port, the i
 and the folders), in front of two gunicorn instances as the Procfile starts them, with
 FLASK_BEHIND_PROXY set. A viewer's page is served from nginx's cache, revalidated with
 the app on every use; an edit page and every answer carrying a token go past the cache;
-a page's live parts go to the app at once; a stream stays live; the static files go out compressed, kept a year.
+a page's live parts go to the app at once; a stream stays live; the static files go out
+compressed, kept a year.
 """
 
 import gzip
