@@ -285,8 +285,12 @@ class KeptGame:
 class Phone:
     """The games this worker holds, by id, in the page's language."""
 
-    def __init__(self, catalog: bytes | None = None, forms: bytes | None = None) -> None:
-        self.words = language(catalog, forms)
+    def __init__(
+        self, catalog: bytes | memoryview | None = None, forms: bytes | memoryview | None = None
+    ) -> None:
+        # The worker hands each catalog as Pyodide makes a Uint8Array: a memoryview of a
+        # writable buffer, which has no hash; as bytes, each language is made once.
+        self.words = language(bytes(catalog) if catalog else None, bytes(forms) if forms else None)
         self.games: dict[str, KeptGame] = {}
 
     def load(self, document: str) -> str:
@@ -420,7 +424,9 @@ def _taps_list(kept: str) -> list[dict[str, list[str]]]:
     return [_taps(pairs) for pairs in json.loads(kept)]
 
 
-def start(catalog: bytes | None = None, forms: bytes | None = None) -> Phone:
+def start(
+    catalog: bytes | memoryview | None = None, forms: bytes | memoryview | None = None
+) -> Phone:
     """Return the worker's phone, in the language of this compiled catalog (and of WTForms'
     catalog of the same language, for the form's own messages)."""
     return Phone(catalog, forms)

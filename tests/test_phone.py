@@ -171,6 +171,17 @@ def phone_in(language):
     )
 
 
+def test_the_bridge_takes_its_catalogs_as_the_worker_hands_them():
+    """The worker hands each catalog as Pyodide makes a Uint8Array, a memoryview of a
+    writable buffer: the phone speaks its language, made once for every phone started in it."""
+    folder = TRANSLATIONS / "de" / "LC_MESSAGES"
+    forms = Path(messages_path()) / "de" / "LC_MESSAGES" / "wtforms.mo"
+    handed = [memoryview(bytearray(f.read_bytes())) for f in (folder / "messages.mo", forms)]
+    first, second = phone.start(*handed), phone.start(*handed)
+    assert first.words.catalog.gettext("Save deal") == "Spiel speichern"
+    assert first.words is second.words is phone_in("de").words
+
+
 FIRST_OF_EACH = list({game["ruleset"]: game for game in reversed(GAMES)}.values())
 
 
