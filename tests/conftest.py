@@ -215,7 +215,7 @@ def app(database: str, request: pytest.FixtureRequest) -> Iterator[Any]:
     Making an app costs more than most tests (Werkzeug compiles every URL rule), so one app
     per database serves every test of this process in turn: its tables are emptied, its
     cache cleared and its settings put back for each. A test that changes more of its app
-    than that (stops its watcher of versions, say) is marked ``own_app`` and has its own.
+    than that (ends its database connections, say) is marked ``own_app`` and has its own.
     """
     own = request.node.get_closest_marker("own_app") is not None
     app = make_app(database) if own else SHARED_APPS.get(database)
